@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make                    the module (module/gputelemetry.ko) and navibench
+# make KDIR=/path         against other kernel headers
+# make lint               sparse (C=2), W=1 and checkpatch --strict on module/
+# make check              every test suite; ends with "N passed, N failed"
+# make vmtest             the kselftest suite in a VM
+# make vmtest-debug       the same and a randomized stress on a debug kernel
+# make compile_commands.json
+
+# The running kernel's headers by default; where they are not installed
+# (a build machine running another kernel), Debian's packaged headers.
+KDIR ?= $(shell scripts/kdir)
+export KDIR
+
+.PHONY: all module user lint check vmtest vmtest-debug clean help
+all: module user
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+user:
+	$(MAKE) -C user
+
+lint:
+	scripts/lint
+
+check:
+	scripts/check
+
+vmtest:
+	scripts/vmtest
+
+vmtest-debug:
+	scripts/vmtest-debug
+
+compile_commands.json:
+	$(MAKE) clean
+	bear --output $(CURDIR)/compile_commands.json -- $(MAKE) all
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C user clean
+	rm -f compile_commands.json
+
+help:
+	@sed -n '3,10s/^# //p' Makefile

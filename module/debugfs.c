@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputelemetry: the files under /sys/kernel/debug/gputelemetry/.
+ *
+ * The line format is specified in gputelemetry.rst; the key names come
+ * from uapi/gputelemetry.h.
+ *
+ * Lifetime: every file is created with debugfs_create_file(), whose proxy
+ * brackets each read, write and lseek with debugfs_file_get()/put(), and
+ * debugfs_remove() waits for those in progress. A device's files are
+ * removed (gt_device_unregister) before its sampler stops and before the
+ * registry drops its reference, so every handler below may use the device
+ * in i_private. Only ->release runs after removal: "history" therefore
+ * holds its own device reference from open to release; the other files
+ * keep nothing of the device past a read or write.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "gputelemetry.h"
+
+/* In enum gt_sensor order, as GT_SENSORS lists them. */
+#define GT_SENSOR_KEY(id, key, unit) key,
+#define GT_SENSOR_UNIT(id, key, unit) unit,
+
+const char * const gt_sensor_keys[GT_S_COUNT] = {
+	GT_SENSORS(GT_SENSOR_KEY)
+};
+
+static const char * const gt_sensor_units[GT_S_COUNT] = {
+	GT_SENSORS(GT_SENSOR_UNIT)
+};
+
+/* The root directory; set at init, removed at exit. */
+static struct dentry *gt_root;
+
+/**
+ * gt_debugfs_root() - the module's debugfs directory
+ *
+ * Return: the directory, valid between gt_debugfs_init() and
+ * gt_debugfs_fini().
+ */
+struct dentry *gt_debugfs_root(void)
+{
+	return gt_root;
+}
+
+/**
+ * gt_parse_cmd() - copy a short command written to a file
+ * @ubuf: user buffer
+ * @count: bytes written
+ * @buf: receives the command, NUL-terminated, one trailing newline removed
+ * @size: size of @buf
+ *
+ * A command is one write of printable text; an empty one, one too long
+ * for @buf, or one with a NUL or another control character is refused.
+ *
+ * Return: 0, -EINVAL or -EFAULT.
+ */
+int gt_parse_cmd(const char __user *ubuf, size_t count, char *buf, size_t size)
+{
+	size_t i;
+
+	if (count == 0 || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (buf[count - 1] == '\n')
+		buf[--count] = '\0';
+	if (count == 0)
+		return -EINVAL;
+	for (i = 0; i < count; i++)
+		if (buf[i] < 0x20 || buf[i] > 0x7e)
+			return -EINVAL;
+	return 0;
+}
+
+/* version */
+
+static int gt_version_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "gputelemetry %s format %d\n", GT_MODULE_VERSION, GT_FORMAT_VERSION);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gt_version);
+
+/* devices */
+
+static int gt_devices_show(struct seq_file *m, void *v)
+{
+	gt_registry_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gt_devices);
+
+/* info */
+
+static void gt_kv_str(struct seq_file *m, const char *key, const char *val)
+{
+	seq_printf(m, "%s: %s\n", key, val ?: GT_UNAVAILABLE);
+}
+
+static void gt_kv_u64(struct seq_file *m, const char *key, u64 val)
+{
+	if (val)
+		seq_printf(m, "%s: %llu\n", key, val);
+	else
+		gt_kv_str(m, key, NULL);
+}
+
+static int gt_info_show(struct seq_file *m, void *v)
+{
+	struct gt_device *gdev = m->private;
+	const struct gt_asic *asic;
+	const char *src, *state;
+	struct gt_info info;
+
+	gt_source_info(gdev, &info);
+	gt_source_describe(gdev, &src, &state);
+	asic = info.asic;
+
+	gt_kv_str(m, GT_INFO_NAME, gdev->name);
+	gt_kv_str(m, GT_INFO_LOCATION, gdev->location);
+	seq_printf(m, "%s: 0x%04x\n", GT_INFO_VENDOR_ID, info.vendor_id);
+	seq_printf(m, "%s: 0x%04x\n", GT_INFO_DEVICE_ID, info.device_id);
+	seq_printf(m, "%s: 0x%04x\n", GT_INFO_SUBSYS_VENDOR, info.subsys_vendor_id);
+	seq_printf(m, "%s: 0x%04x\n", GT_INFO_SUBSYS_DEVICE, info.subsys_device_id);
+	seq_printf(m, "%s: 0x%02x\n", GT_INFO_REVISION, info.revision);
+	gt_kv_str(m, GT_INFO_ASIC, asic ? asic->name : NULL);
+	gt_kv_str(m, GT_INFO_FAMILY, asic ? asic->family : NULL);
+	gt_kv_str(m, GT_INFO_GFX_TARGET, asic ? asic->gfx_target : NULL);
+	gt_kv_str(m, GT_INFO_MARKETING_NAME,
+		  info.marketing_name ?: (asic ? asic->marketing_name : NULL));
+	gt_kv_u64(m, GT_INFO_CU_FULL, asic ? asic->cu_full : 0);
+	gt_kv_u64(m, GT_INFO_CU_ACTIVE, info.cu_active);
+	gt_kv_str(m, GT_INFO_CU_SOURCE, info.cu_active ? info.cu_source : NULL);
+	gt_kv_str(m, GT_INFO_VRAM_TYPE, info.vram_type);
+	gt_kv_u64(m, GT_INFO_VRAM_WIDTH, info.vram_bus_width);
+	gt_kv_u64(m, GT_INFO_VRAM_SIZE, info.vram_size);
+	gt_kv_u64(m, GT_INFO_SCLK_MAX, info.sclk_max);
+	gt_kv_u64(m, GT_INFO_MCLK_MAX, info.mclk_max);
+	gt_kv_str(m, GT_INFO_DRIVER, info.driver);
+	gt_kv_str(m, GT_INFO_SOURCE, src);
+	gt_kv_str(m, GT_INFO_STATE, state);
+	gt_kv_str(m, GT_INFO_PCIE_SPEED, info.pcie_speed);
+	gt_kv_u64(m, GT_INFO_PCIE_WIDTH, info.pcie_width);
+	gt_kv_u64(m, GT_INFO_INTERVAL, gt_sampler_interval(&gdev->sampler));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gt_info);
+
+/* sensors */
+
+static int gt_sensors_show(struct seq_file *m, void *v)
+{
+	struct gt_device *gdev = m->private;
+	struct gt_sample s;
+	unsigned int i;
+
+	gt_source_read(gdev, &s);
+	for (i = 0; i < GT_S_COUNT; i++) {
+		if (gt_sample_has(&s, i))
+			seq_printf(m, "%s: %lld %s\n", gt_sensor_keys[i], s.val[i],
+				   gt_sensor_units[i]);
+		else
+			gt_kv_str(m, gt_sensor_keys[i], NULL);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gt_sensors);
+
+/* cu_count */
+
+static int gt_cu_count_show(struct seq_file *m, void *v)
+{
+	struct gt_info info;
+
+	gt_source_info(m->private, &info);
+	if (info.cu_active)
+		seq_printf(m, "%u\n", info.cu_active);
+	else
+		seq_puts(m, GT_UNAVAILABLE "\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(gt_cu_count);
+
+/* history */
+
+/**
+ * struct gt_history_reader - one open "history" file
+ * @gdev: the device, referenced until release
+ * @started: @base is set
+ * @base: sample number shown at seq_file position 0: the oldest sample
+ *	kept at the file's first read or seek, so that a reader is not told
+ *	of samples lost between its open and its first read
+ * @lost: the current record is a "lost <n>" line for this many samples
+ * @resume: position after the "lost" record (the oldest sample kept)
+ * @s: the current record's sample, copied out of the ring
+ *
+ * Position p shows sample number base + p, so the seq_file position is the
+ * reader's cursor. Only the seq_file's own lock (one reader per open file)
+ * serializes access.
+ */
+struct gt_history_reader {
+	struct gt_device *gdev;
+	bool started;
+	u64 base;
+	u64 lost;
+	loff_t resume;
+	struct gt_sample s;
+};
+
+/* One history line: the time, then every reading as key=value or key=na. */
+static void gt_seq_sample_line(struct seq_file *m, const struct gt_sample *s)
+{
+	unsigned int i;
+
+	seq_printf(m, "%llu", s->ts_ns);
+	for (i = 0; i < GT_S_COUNT; i++) {
+		if (gt_sample_has(s, i))
+			seq_printf(m, " %s=%lld", gt_sensor_keys[i], s->val[i]);
+		else
+			seq_printf(m, " %s=%s", gt_sensor_keys[i], GT_NA);
+	}
+	seq_putc(m, '\n');
+}
+
+static void *gt_history_at(struct seq_file *m, loff_t pos)
+{
+	struct gt_history_reader *r = m->private;
+	u64 seq = r->base + pos;
+	u64 oldest;
+	int ret;
+
+	if (pos < 0)
+		return NULL;
+	ret = gt_sampler_copy(&r->gdev->sampler, seq, &r->s, &oldest);
+	if (ret == -ENODATA)
+		return NULL;
+	if (ret == -ESPIPE) {
+		r->lost = oldest - seq;
+		r->resume = oldest - r->base;
+	} else {
+		r->lost = 0;
+	}
+	return r;
+}
+
+static void *gt_history_start(struct seq_file *m, loff_t *pos)
+{
+	struct gt_history_reader *r = m->private;
+
+	if (!r->started) {
+		r->base = gt_sampler_oldest(&r->gdev->sampler);
+		r->started = true;
+	}
+	return gt_history_at(m, *pos);
+}
+
+static void *gt_history_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct gt_history_reader *r = v;
+
+	if (r->lost)
+		*pos = r->resume;
+	else
+		++*pos;
+	return gt_history_at(m, *pos);
+}
+
+static void gt_history_stop(struct seq_file *m, void *v)
+{
+}
+
+static int gt_history_show(struct seq_file *m, void *v)
+{
+	struct gt_history_reader *r = v;
+
+	if (r->lost)
+		seq_printf(m, "%s %llu\n", GT_LOST, r->lost);
+	else
+		gt_seq_sample_line(m, &r->s);
+	return 0;
+}
+
+static const struct seq_operations gt_history_sops = {
+	.start = gt_history_start,
+	.next = gt_history_next,
+	.stop = gt_history_stop,
+	.show = gt_history_show,
+};
+
+static int gt_history_open(struct inode *inode, struct file *file)
+{
+	struct gt_device *gdev = inode->i_private;
+	struct gt_history_reader *r;
+
+	r = __seq_open_private(file, &gt_history_sops, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->gdev = gt_device_get(gdev);
+	return 0;
+}
+
+static int gt_history_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct gt_history_reader *r = m->private;
+	struct gt_device *gdev = r->gdev;
+	int ret;
+
+	ret = seq_release_private(inode, file);
+	/* May free the device: the file was removed if it was the last user. */
+	gt_device_put(gdev);
+	return ret;
+}
+
+static const struct file_operations gt_history_fops = {
+	.owner = THIS_MODULE,
+	.open = gt_history_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = gt_history_release,
+};
+
+/* stats */
+
+static int gt_stats_show(struct seq_file *m, void *v)
+{
+	struct gt_device *gdev = m->private;
+	struct gt_stat stat[GT_S_COUNT];
+	u64 since, samples, cpu_ns;
+	unsigned int i;
+
+	gt_sampler_stats(&gdev->sampler, stat, &since, &samples, &cpu_ns);
+	seq_printf(m, "since %llu\n", since);
+	for (i = 0; i < GT_S_COUNT; i++) {
+		const struct gt_stat *st = &stat[i];
+
+		if (!st->count) {
+			gt_kv_str(m, gt_sensor_keys[i], NULL);
+			continue;
+		}
+		seq_printf(m, "%s: min=%lld avg=%lld max=%lld unit=%s samples=%llu\n",
+			   gt_sensor_keys[i], st->min, div64_s64(st->sum, st->count),
+			   st->max, gt_sensor_units[i], st->count);
+	}
+	seq_printf(m, "sampler: samples=%llu cpu_ns=%llu\n", samples, cpu_ns);
+	return 0;
+}
+
+static int gt_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, gt_stats_show, inode->i_private);
+}
+
+static ssize_t gt_stats_write(struct file *file, const char __user *ubuf, size_t count,
+			      loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct gt_device *gdev = m->private;
+	char buf[16];
+	int ret;
+
+	ret = gt_parse_cmd(ubuf, count, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (strcmp(buf, GT_STATS_RESET))
+		return -EINVAL;
+	gt_sampler_reset_stats(&gdev->sampler);
+	return count;
+}
+
+static const struct file_operations gt_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = gt_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = gt_stats_write,
+	.release = single_release,
+};
+
+/* interval_ms */
+
+static int gt_interval_show(struct seq_file *m, void *v)
+{
+	struct gt_device *gdev = m->private;
+
+	seq_printf(m, "%u\n", gt_sampler_interval(&gdev->sampler));
+	return 0;
+}
+
+static int gt_interval_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, gt_interval_show, inode->i_private);
+}
+
+static ssize_t gt_interval_write(struct file *file, const char __user *ubuf, size_t count,
+				 loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct gt_device *gdev = m->private;
+	unsigned int v;
+	char buf[16];
+	int ret;
+
+	ret = gt_parse_cmd(ubuf, count, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	/* Digits only: kstrtouint() alone would also take a leading '+'. */
+	if (buf[0] < '0' || buf[0] > '9' || kstrtouint(buf, 10, &v))
+		return -EINVAL;
+	ret = gt_sampler_set_interval(&gdev->sampler, v);
+	return ret ? ret : count;
+}
+
+static const struct file_operations gt_interval_fops = {
+	.owner = THIS_MODULE,
+	.open = gt_interval_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = gt_interval_write,
+	.release = single_release,
+};
+
+/**
+ * gt_debugfs_device_add() - create a device's directory and files
+ * @gdev: the device
+ *
+ * Called with the registry lock held, before the device is listed.
+ *
+ * Return: 0, or the negative errno of the directory's creation.
+ */
+int gt_debugfs_device_add(struct gt_device *gdev)
+{
+	struct dentry *dir;
+
+	dir = debugfs_create_dir(gdev->name, gt_root);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+
+	debugfs_create_file(GT_FILE_INFO, 0400, dir, gdev, &gt_info_fops);
+	debugfs_create_file(GT_FILE_SENSORS, 0400, dir, gdev, &gt_sensors_fops);
+	debugfs_create_file(GT_FILE_CU_COUNT, 0400, dir, gdev, &gt_cu_count_fops);
+	debugfs_create_file(GT_FILE_HISTORY, 0400, dir, gdev, &gt_history_fops);
+	debugfs_create_file(GT_FILE_STATS, 0600, dir, gdev, &gt_stats_fops);
+	debugfs_create_file(GT_FILE_INTERVAL_MS, 0600, dir, gdev, &gt_interval_fops);
+	if (gdev->src && gdev->src->debugfs_init)
+		gdev->src->debugfs_init(gdev, dir);
+	gdev->dir = dir;
+	return 0;
+}
+
+/**
+ * gt_debugfs_device_remove() - remove a device's directory
+ * @gdev: the device
+ *
+ * Waits for every read, write and lseek in progress on its files; none
+ * starts afterwards. Files still open keep only what their ->release
+ * needs.
+ */
+void gt_debugfs_device_remove(struct gt_device *gdev)
+{
+	debugfs_remove(gdev->dir);
+	gdev->dir = NULL;
+}
+
+/**
+ * gt_debugfs_init() - create the root directory, "version" and "devices"
+ *
+ * Return: 0, or a negative errno when debugfs is not available (then the
+ * module has no interface and refuses to load).
+ */
+int gt_debugfs_init(void)
+{
+	struct dentry *root;
+
+	root = debugfs_create_dir(GT_DEBUGFS_ROOT, NULL);
+	if (IS_ERR(root)) {
+		pr_err("cannot create debugfs directory %s (%ld): is debugfs enabled?\n",
+		       GT_DEBUGFS_ROOT, PTR_ERR(root));
+		return PTR_ERR(root);
+	}
+	debugfs_create_file(GT_FILE_VERSION, 0400, root, NULL, &gt_version_fops);
+	debugfs_create_file(GT_FILE_DEVICES, 0400, root, NULL, &gt_devices_fops);
+	gt_root = root;
+	return 0;
+}
+
+/**
+ * gt_debugfs_fini() - remove the root directory and all below it
+ */
+void gt_debugfs_fini(void)
+{
+	debugfs_remove(gt_root);
+	gt_root = NULL;
+}

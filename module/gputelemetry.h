@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gputelemetry: private declarations shared by the module's files.
+ *
+ * One file per concern:
+ *   main.c      module init/exit and parameters
+ *   registry.c  the list of telemetry devices and their lifetime
+ *   source.c    calling a device's source (struct gt_source_ops)
+ *   asic.c      PCI id and revision to ASIC name, family, gfx target, CUs
+ *   sampler.c   periodic sampling into a ring, statistics
+ *   debugfs.c   the files under /sys/kernel/debug/gputelemetry/
+ *   sim.c       simulated GPUs (the "sim" source and its control files)
+ */
+#ifndef _GPUTELEMETRY_H
+#define _GPUTELEMETRY_H
+
+#include <linux/compiler.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "uapi/gputelemetry.h"
+
+#define GT_MODULE_VERSION	"0.1.0"
+
+#define GT_SIM_DEVICES_MAX	16
+#define GT_INTERVAL_MIN_MS	10
+#define GT_INTERVAL_MAX_MS	60000
+#define GT_HISTORY_MIN		16
+#define GT_HISTORY_MAX		65536
+
+#define GT_NAME_LEN		32
+#define GT_LOCATION_LEN		48
+
+struct dentry;
+struct seq_file;
+struct gt_device;
+
+/* Key and unit of each sensor, indexed by enum gt_sensor (debugfs.c). */
+extern const char * const gt_sensor_keys[GT_S_COUNT];
+
+/* Module parameters (main.c), fixed after load. */
+extern unsigned int gt_param_interval_ms;
+extern unsigned int gt_param_history_depth;
+
+/**
+ * struct gt_sample - one reading of every sensor
+ * @ts_ns: CLOCK_MONOTONIC time of the reading, in ns
+ * @valid: bit (1 << enum gt_sensor) set when @val holds a reading
+ * @val: the readings, in the units of GT_SENSORS
+ */
+struct gt_sample {
+	u64 ts_ns;
+	u32 valid;
+	s64 val[GT_S_COUNT];
+};
+
+static inline bool gt_sample_has(const struct gt_sample *s, enum gt_sensor id)
+{
+	return s->valid & BIT(id);
+}
+
+/**
+ * struct gt_asic - what a PCI device id (and revision) is, as plain data
+ * @device_id: PCI device id (vendor 0x1002)
+ * @revision: PCI revision; meaningful only when @match_rev is set
+ * @match_rev: the entry is for @revision only (else for any revision)
+ * @name: ASIC name, e.g. "navi14"
+ * @family: architecture family, e.g. "rdna1"
+ * @gfx_target: LLVM/ROCm target, e.g. "gfx1012"
+ * @cu_full: compute units on the full die
+ * @marketing_name: product name, or NULL when the revision does not tell
+ */
+struct gt_asic {
+	u16 device_id;
+	u8 revision;
+	bool match_rev;
+	const char *name;
+	const char *family;
+	const char *gfx_target;
+	u32 cu_full;
+	const char *marketing_name;
+};
+
+const struct gt_asic *gt_asic_lookup(u16 vendor_id, u16 device_id, u8 revision);
+
+/**
+ * struct gt_info - identity and capabilities of a device
+ * @vendor_id: PCI vendor id
+ * @device_id: PCI device id
+ * @subsys_vendor_id: PCI subsystem vendor id
+ * @subsys_device_id: PCI subsystem device id
+ * @revision: PCI revision
+ * @asic: the ASIC table's entry, or NULL for an id not in it
+ * @marketing_name: product name, or NULL to use @asic's
+ * @cu_active: active compute units
+ * @cu_source: where @cu_active came from (GT_CU_SOURCE_*)
+ * @vram_type: memory type, e.g. "GDDR6"
+ * @vram_bus_width: memory bus width in bits
+ * @vram_size: VRAM in bytes
+ * @sclk_max: highest sclk DPM level in MHz
+ * @mclk_max: highest mclk DPM level in MHz
+ * @driver: name of the driver bound to the device
+ * @pcie_speed: PCIe link speed, e.g. "16.0 GT/s"
+ * @pcie_width: PCIe link width in lanes
+ *
+ * Filled by the source's fill_info(); a number 0 or a NULL string means
+ * "not known" and is printed as "unavailable".
+ */
+struct gt_info {
+	u16 vendor_id;
+	u16 device_id;
+	u16 subsys_vendor_id;
+	u16 subsys_device_id;
+	u8 revision;
+	const struct gt_asic *asic;
+	const char *marketing_name;
+	u32 cu_active;
+	const char *cu_source;
+	const char *vram_type;
+	u32 vram_bus_width;
+	u64 vram_size;
+	u32 sclk_max;
+	u32 mclk_max;
+	const char *driver;
+	const char *pcie_speed;
+	u32 pcie_width;
+};
+
+/**
+ * struct gt_source_ops - where a device's readings come from
+ * @name: GT_SOURCE_* value shown in "devices" and "info"
+ * @read: read every sensor into @s (ts_ns and valid are preset to now and
+ *	0); set a bit of @s->valid per reading obtained. Called in process
+ *	context with the device's src_lock held for read, concurrently from
+ *	the sampler and from readers of "sensors"; may sleep. Returns 0 or a
+ *	negative errno (then every reading is unavailable).
+ * @fill_info: fill @info (zeroed beforehand); same context as @read.
+ * @debugfs_init: optional; add source-specific files to the device's
+ *	directory @dir. Their i_private should be the device.
+ * @release: optional; free the source's private data. Called once, from
+ *	the device's final gt_device_put(), after sampling stopped and the
+ *	device's files were removed.
+ *
+ * A new source (e.g. amdgpu) is a new ops table: the sampler and the
+ * debugfs files only ever call these, through source.c.
+ *
+ * Real GPUs (planned): a PCI bus notifier registers every display-class
+ * device of vendor 0x1002 as a gt_device named by its PCI address, with
+ * no source (GT_UNBOUND) until a trusted driver is bound; on bind it takes
+ * src_lock for write and attaches the amdgpu source (GT_ACTIVE); just
+ * before unbind it takes src_lock for write and detaches it (GT_UNBOUND),
+ * so that no read is in flight or starts once the driver's remove runs;
+ * on device removal it unregisters the device. The PCI identity of a
+ * device without a source will then be filled beside fill_info().
+ */
+struct gt_source_ops {
+	const char *name;
+	int (*read)(struct gt_device *gdev, struct gt_sample *s);
+	void (*fill_info)(struct gt_device *gdev, struct gt_info *info);
+	void (*debugfs_init)(struct gt_device *gdev, struct dentry *dir);
+	void (*release)(struct gt_device *gdev);
+};
+
+/**
+ * struct gt_stat - running statistics of one sensor
+ * @min: smallest reading
+ * @max: largest reading
+ * @sum: sum of the readings, for the average
+ * @count: readings counted; 0 means none was available
+ */
+struct gt_stat {
+	s64 min;
+	s64 max;
+	s64 sum;
+	u64 count;
+};
+
+/**
+ * struct gt_sampler - periodic sampling of one device
+ * @work: the sampling work, on system_wq
+ * @lock: protects every field below it (taken by the work and by readers;
+ *	never held across a source read or a copy to user space)
+ * @running: the work may queue itself again; cleared before the final
+ *	cancel so that neither the work nor an interval change requeues it
+ * @interval_ms: sampling period
+ * @ring: @depth samples; sample number n lives at ring[n % depth]
+ * @depth: ring size, fixed at creation
+ * @next_seq: number of the next sample (= samples ever recorded); the
+ *	ring holds numbers max(0, next_seq - depth) .. next_seq - 1
+ * @stat: statistics per sensor since @since_ns
+ * @since_ns: time of the last statistics reset (or of creation)
+ * @samples: samples taken since creation
+ * @cpu_ns: time spent in the sampling work since creation, in ns
+ */
+struct gt_sampler {
+	struct delayed_work work;
+	spinlock_t lock; /* protects the fields below */
+	bool running;
+	unsigned int interval_ms;
+	struct gt_sample *ring;
+	u32 depth;
+	u64 next_seq;
+	struct gt_stat stat[GT_S_COUNT];
+	u64 since_ns;
+	u64 samples;
+	u64 cpu_ns;
+};
+
+/* Device state, shown by name (GT_STATE_*). */
+enum gt_state {
+	GT_ACTIVE,
+	GT_SUSPENDED,
+	GT_UNBOUND,
+	GT_REMOVING,
+};
+
+/**
+ * struct gt_device - one telemetry device (simulated or, later, PCI)
+ * @ref: references; the registry holds one while the device is listed,
+ *	every open "history" file one more; the last put releases it
+ * @node: entry in the registry's list, under gt_devices_lock
+ * @name: directory name, "sim<id>" or the PCI address
+ * @location: "sim:<id>" or "pci:<address>"
+ * @src_lock: protects @src, @src_priv and @state; held for read around
+ *	every call into @src, for write to change them (e.g. on unbind)
+ * @src: the source, or NULL when none may be read
+ * @src_priv: the source's data
+ * @state: GT_ACTIVE etc.
+ * @dir: the device's debugfs directory, or NULL when not registered
+ * @sampler: sampling and history
+ */
+struct gt_device {
+	struct kref ref;
+	struct list_head node;
+	char name[GT_NAME_LEN];
+	char location[GT_LOCATION_LEN];
+	struct rw_semaphore src_lock; /* protects src, src_priv, state */
+	const struct gt_source_ops *src;
+	void *src_priv;
+	enum gt_state state;
+	struct dentry *dir;
+	struct gt_sampler sampler;
+};
+
+/* registry.c */
+struct gt_device * __must_check gt_device_alloc(const char *name, const char *location,
+						const struct gt_source_ops *src, void *src_priv);
+int __must_check gt_device_register(struct gt_device *gdev);
+void gt_device_unregister(struct gt_device *gdev);
+struct gt_device *gt_device_get(struct gt_device *gdev);
+void gt_device_put(struct gt_device *gdev);
+struct gt_device * __must_check gt_device_find(const char *name);
+void gt_registry_show(struct seq_file *m);
+void gt_registry_remove_all(void);
+
+/* source.c */
+const char *gt_state_name(enum gt_state state);
+int gt_source_read(struct gt_device *gdev, struct gt_sample *s);
+void gt_source_info(struct gt_device *gdev, struct gt_info *info);
+void gt_source_describe(struct gt_device *gdev, const char **src_name,
+			const char **state_name);
+
+/* sampler.c */
+int __must_check gt_sampler_init(struct gt_sampler *smp, unsigned int interval_ms,
+				 u32 depth);
+void gt_sampler_start(struct gt_device *gdev);
+void gt_sampler_stop(struct gt_device *gdev);
+void gt_sampler_fini(struct gt_sampler *smp);
+int __must_check gt_sampler_set_interval(struct gt_sampler *smp, unsigned int interval_ms);
+unsigned int gt_sampler_interval(struct gt_sampler *smp);
+int gt_sampler_copy(struct gt_sampler *smp, u64 seq, struct gt_sample *out, u64 *oldest);
+u64 gt_sampler_oldest(struct gt_sampler *smp);
+void gt_sampler_stats(struct gt_sampler *smp, struct gt_stat *stat, u64 *since_ns,
+		      u64 *samples, u64 *cpu_ns);
+void gt_sampler_reset_stats(struct gt_sampler *smp);
+
+/* debugfs.c */
+struct dentry *gt_debugfs_root(void);
+int __must_check gt_debugfs_init(void);
+void gt_debugfs_fini(void);
+int __must_check gt_debugfs_device_add(struct gt_device *gdev);
+void gt_debugfs_device_remove(struct gt_device *gdev);
+int __must_check gt_parse_cmd(const char __user *ubuf, size_t count, char *buf,
+			      size_t size);
+
+/* sim.c */
+int __must_check gt_sim_init(struct dentry *root, unsigned int sim_devices);
+void gt_sim_fini(void);
+
+#endif /* _GPUTELEMETRY_H */

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputelemetry: the registry of telemetry devices and their lifetime.
+ *
+ * A device is allocated (gt_device_alloc), listed and made visible
+ * (gt_device_register), unlisted and stopped (gt_device_unregister), and
+ * freed by its last gt_device_put(). Simulated devices are registered by
+ * sim.c; PCI devices will be registered the same way from a bus notifier.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "gputelemetry.h"
+
+/*
+ * gt_devices_lock serializes registration and removal and protects
+ * gt_devices and every device's node. It is not taken by the per-device
+ * files, so removal may wait for their readers while holding it.
+ */
+static DEFINE_MUTEX(gt_devices_lock);
+static LIST_HEAD(gt_devices);
+
+static void gt_device_release(struct kref *ref)
+{
+	struct gt_device *gdev = container_of(ref, struct gt_device, ref);
+
+	if (gdev->src && gdev->src->release)
+		gdev->src->release(gdev);
+	gt_sampler_fini(&gdev->sampler);
+	kfree(gdev);
+}
+
+/**
+ * gt_device_alloc() - allocate a telemetry device, not yet visible
+ * @name: directory name ("sim<id>" or a PCI address), copied
+ * @location: "sim:<id>" or "pci:<address>", copied
+ * @src: the source ops; must outlive the device
+ * @src_priv: the source's data; owned by the device from a successful
+ *	return on, and freed by @src->release at the final put
+ *
+ * The caller holds the one reference returned. It either hands it to the
+ * registry with gt_device_register() or drops it with gt_device_put().
+ *
+ * Return: the device, or an ERR_PTR (then @src_priv stays the caller's).
+ */
+struct gt_device *gt_device_alloc(const char *name, const char *location,
+				  const struct gt_source_ops *src, void *src_priv)
+{
+	struct gt_device *gdev;
+	int ret;
+
+	if (strlen(name) >= GT_NAME_LEN || strlen(location) >= GT_LOCATION_LEN)
+		return ERR_PTR(-ENAMETOOLONG);
+
+	gdev = kzalloc(sizeof(*gdev), GFP_KERNEL);
+	if (!gdev)
+		return ERR_PTR(-ENOMEM);
+
+	ret = gt_sampler_init(&gdev->sampler, gt_param_interval_ms, gt_param_history_depth);
+	if (ret) {
+		kfree(gdev);
+		return ERR_PTR(ret);
+	}
+
+	kref_init(&gdev->ref);
+	INIT_LIST_HEAD(&gdev->node);
+	strscpy(gdev->name, name, sizeof(gdev->name));
+	strscpy(gdev->location, location, sizeof(gdev->location));
+	init_rwsem(&gdev->src_lock);
+	gdev->src = src;
+	gdev->src_priv = src_priv;
+	gdev->state = GT_ACTIVE;
+	return gdev;
+}
+
+/**
+ * gt_device_get() - take a reference on a device
+ * @gdev: the device
+ *
+ * Return: @gdev.
+ */
+struct gt_device *gt_device_get(struct gt_device *gdev)
+{
+	kref_get(&gdev->ref);
+	return gdev;
+}
+
+/**
+ * gt_device_put() - drop a reference; the last one frees the device
+ * @gdev: the device, or NULL
+ *
+ * Must be called in process context.
+ */
+void gt_device_put(struct gt_device *gdev)
+{
+	if (gdev)
+		kref_put(&gdev->ref, gt_device_release);
+}
+
+static struct gt_device *gt_device_lookup(const char *name)
+{
+	struct gt_device *gdev;
+
+	lockdep_assert_held(&gt_devices_lock);
+	list_for_each_entry(gdev, &gt_devices, node)
+		if (!strcmp(gdev->name, name))
+			return gdev;
+	return NULL;
+}
+
+/**
+ * gt_device_register() - list a device, create its files, start sampling
+ * @gdev: a device from gt_device_alloc(); its reference passes to the
+ *	registry on success
+ *
+ * Return: 0; -EEXIST when a device of that name is listed; or another
+ * negative errno. On failure the caller still owns its reference.
+ */
+int gt_device_register(struct gt_device *gdev)
+{
+	int ret;
+
+	mutex_lock(&gt_devices_lock);
+	if (gt_device_lookup(gdev->name)) {
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+	ret = gt_debugfs_device_add(gdev);
+	if (ret)
+		goto out_unlock;
+	list_add_tail(&gdev->node, &gt_devices);
+	gt_sampler_start(gdev);
+out_unlock:
+	mutex_unlock(&gt_devices_lock);
+	return ret;
+}
+
+static void gt_device_unlist(struct gt_device *gdev)
+{
+	lockdep_assert_held(&gt_devices_lock);
+
+	down_write(&gdev->src_lock);
+	gdev->state = GT_REMOVING;
+	up_write(&gdev->src_lock);
+
+	list_del_init(&gdev->node);
+	/* Waits for every read or write in progress on the device's files. */
+	gt_debugfs_device_remove(gdev);
+	gt_sampler_stop(gdev);
+}
+
+/**
+ * gt_device_unregister() - unlist a device, remove its files, stop sampling
+ * @gdev: a registered device; the caller holds a reference of its own
+ *
+ * When this returns no file operation on the device is in progress or can
+ * start, and the sampler is stopped. The registry's reference is dropped;
+ * files still open keep the memory alive until they are closed. Calling
+ * it on a device already unregistered does nothing.
+ */
+void gt_device_unregister(struct gt_device *gdev)
+{
+	bool listed;
+
+	mutex_lock(&gt_devices_lock);
+	listed = !list_empty(&gdev->node);
+	if (listed)
+		gt_device_unlist(gdev);
+	mutex_unlock(&gt_devices_lock);
+	if (listed)
+		gt_device_put(gdev);
+}
+
+/**
+ * gt_device_find() - look a listed device up by name
+ * @name: directory name
+ *
+ * Return: the device with a reference the caller must put, or NULL.
+ */
+struct gt_device *gt_device_find(const char *name)
+{
+	struct gt_device *gdev;
+
+	mutex_lock(&gt_devices_lock);
+	gdev = gt_device_lookup(name);
+	if (gdev)
+		gt_device_get(gdev);
+	mutex_unlock(&gt_devices_lock);
+	return gdev;
+}
+
+/**
+ * gt_registry_show() - print the "devices" file
+ * @m: the seq_file
+ *
+ * One line per listed device: name, location, ASIC, source, state.
+ */
+void gt_registry_show(struct seq_file *m)
+{
+	struct gt_device *gdev;
+	struct gt_info info;
+	const char *src, *state;
+
+	mutex_lock(&gt_devices_lock);
+	list_for_each_entry(gdev, &gt_devices, node) {
+		gt_source_info(gdev, &info);
+		gt_source_describe(gdev, &src, &state);
+		seq_printf(m, "%s %s ", gdev->name, gdev->location);
+		if (info.asic)
+			seq_printf(m, "%s", info.asic->name);
+		else
+			seq_printf(m, "%04x:%04x", info.vendor_id, info.device_id);
+		seq_printf(m, " %s %s\n", src, state);
+	}
+	mutex_unlock(&gt_devices_lock);
+}
+
+/**
+ * gt_registry_remove_all() - unregister every device (module unload)
+ */
+void gt_registry_remove_all(void)
+{
+	struct gt_device *gdev, *tmp;
+	LIST_HEAD(gone);
+
+	mutex_lock(&gt_devices_lock);
+	list_for_each_entry_safe(gdev, tmp, &gt_devices, node) {
+		gt_device_unlist(gdev);
+		list_add_tail(&gdev->node, &gone);
+	}
+	mutex_unlock(&gt_devices_lock);
+
+	/* No longer listed: the node is free for this private list. */
+	list_for_each_entry_safe(gdev, tmp, &gone, node) {
+		list_del_init(&gdev->node);
+		gt_device_put(gdev);
+	}
+}

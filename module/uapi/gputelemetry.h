@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * gputelemetry debugfs line format: file names, key names and units.
+ *
+ * Shared by the kernel module (module/) and by navibench (user/), so that
+ * the producer and the parser of every line use the same names. Plain C
+ * with no includes: usable from kernel and userspace alike.
+ *
+ * The format itself is described in module/gputelemetry.rst.
+ */
+#ifndef _UAPI_GPUTELEMETRY_H
+#define _UAPI_GPUTELEMETRY_H
+
+/* Bumped whenever a line changes in a way an old parser would misread. */
+#define GT_FORMAT_VERSION	1
+
+#define GT_DEBUGFS_ROOT		"gputelemetry"
+
+/* Top-level files. */
+#define GT_FILE_VERSION		"version"
+#define GT_FILE_DEVICES		"devices"
+#define GT_FILE_NEW_DEVICE	"new_device"
+#define GT_FILE_DEL_DEVICE	"del_device"
+
+/* Per-device files. */
+#define GT_FILE_INFO		"info"
+#define GT_FILE_SENSORS		"sensors"
+#define GT_FILE_CU_COUNT	"cu_count"
+#define GT_FILE_HISTORY		"history"
+#define GT_FILE_STATS		"stats"
+#define GT_FILE_INTERVAL_MS	"interval_ms"
+/* Per-device files of simulated devices only. */
+#define GT_FILE_LOAD		"load"
+#define GT_FILE_FAIL_SENSORS	"fail_sensors"
+
+/* Simulated device directory names: "sim<id>". */
+#define GT_SIM_PREFIX		"sim"
+
+/* Marker of a reading that the device lacks or that failed. */
+#define GT_UNAVAILABLE		"unavailable"
+/* The same, inside a history line ("key=na"). */
+#define GT_NA			"na"
+/* History line reporting samples overwritten before this reader saw them. */
+#define GT_LOST			"lost"
+/* Value written to "stats" to reset it. */
+#define GT_STATS_RESET		"reset"
+/* Value of "fail_sensors" when no sensor is made to fail. */
+#define GT_NONE			"none"
+
+/*
+ * GT_SENSORS(X) - every reading, in the order files list them.
+ * X(id, key, unit): id names an enum constant GT_S_<id>; key is the name
+ * used in "sensors", "history" and "stats"; unit is printed after the value.
+ * Units: mC = millidegrees Celsius, MHz, mW, mV, rpm, pwm = 0..255 duty,
+ * % = percent, B = bytes.
+ */
+#define GT_SENSORS(X)					\
+	X(TEMP_EDGE,	 "temp_edge",	  "mC")		\
+	X(TEMP_JUNCTION, "temp_junction", "mC")		\
+	X(TEMP_MEM,	 "temp_mem",	  "mC")		\
+	X(SCLK,		 "sclk",	  "MHz")	\
+	X(MCLK,		 "mclk",	  "MHz")	\
+	X(POWER_AVG,	 "power_avg",	  "mW")		\
+	X(VDDGFX,	 "vddgfx",	  "mV")		\
+	X(VDDNB,	 "vddnb",	  "mV")		\
+	X(FAN,		 "fan",		  "rpm")	\
+	X(FAN_PWM,	 "fan_pwm",	  "pwm")	\
+	X(GPU_BUSY,	 "gpu_busy",	  "%")		\
+	X(MEM_BUSY,	 "mem_busy",	  "%")		\
+	X(VRAM_USED,	 "vram_used",	  "B")		\
+	X(VRAM_TOTAL,	 "vram_total",	  "B")
+
+#define GT_SENSOR_ENUM(id, key, unit) GT_S_##id,
+enum gt_sensor {
+	GT_SENSORS(GT_SENSOR_ENUM)
+	GT_S_COUNT
+};
+
+#undef GT_SENSOR_ENUM
+
+/* Keys of the per-device "info" file, in the order it lists them. */
+#define GT_INFO_NAME		"name"
+#define GT_INFO_LOCATION	"location"
+#define GT_INFO_VENDOR_ID	"vendor_id"
+#define GT_INFO_DEVICE_ID	"device_id"
+#define GT_INFO_SUBSYS_VENDOR	"subsystem_vendor_id"
+#define GT_INFO_SUBSYS_DEVICE	"subsystem_device_id"
+#define GT_INFO_REVISION	"revision"
+#define GT_INFO_ASIC		"asic"
+#define GT_INFO_FAMILY		"family"
+#define GT_INFO_GFX_TARGET	"gfx_target"
+#define GT_INFO_MARKETING_NAME	"marketing_name"
+#define GT_INFO_CU_FULL		"cu_count_full"
+#define GT_INFO_CU_ACTIVE	"cu_count_active"
+#define GT_INFO_CU_SOURCE	"cu_count_source"
+#define GT_INFO_VRAM_TYPE	"vram_type"
+#define GT_INFO_VRAM_WIDTH	"vram_bus_width"
+#define GT_INFO_VRAM_SIZE	"vram_size"
+#define GT_INFO_SCLK_MAX	"sclk_max"
+#define GT_INFO_MCLK_MAX	"mclk_max"
+#define GT_INFO_DRIVER		"driver"
+#define GT_INFO_SOURCE		"source"
+#define GT_INFO_STATE		"state"
+#define GT_INFO_PCIE_SPEED	"pcie_speed"
+#define GT_INFO_PCIE_WIDTH	"pcie_width"
+#define GT_INFO_INTERVAL	"interval_ms"
+
+/* Values of the "source" column and key. */
+#define GT_SOURCE_SIM		"sim"
+#define GT_SOURCE_AMDGPU	"amdgpu"
+#define GT_SOURCE_NONE		"none"
+
+/* Values of the "state" column and key. */
+#define GT_STATE_ACTIVE		"active"
+#define GT_STATE_SUSPENDED	"suspended"
+#define GT_STATE_UNBOUND	"unbound"
+#define GT_STATE_REMOVING	"removing"
+
+/* Values of cu_count_source. */
+#define GT_CU_SOURCE_SIM	"sim"
+#define GT_CU_SOURCE_KFD	"kfd"
+#define GT_CU_SOURCE_TABLE	"asic_table"
+
+#endif /* _UAPI_GPUTELEMETRY_H */
