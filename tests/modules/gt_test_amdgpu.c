@@ -1,0 +1,1109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gt_test_amdgpu: a test-only PCI driver that presents amdgpu's telemetry
+ * interface (hwmon and PCI device attributes) on QEMU's ati-vga device,
+ * with values set from debugfs. It exists so that gputelemetry's amdgpu
+ * source can be tested on a real PCI device, in the manner of the kernel's
+ * lib/test_*.c modules. Never load it on a machine with real hardware.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/build_bug.h>
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/hwmon.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/pm_runtime.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/uaccess.h>
+
+#include "gt_test_gpu_metrics.h"
+
+/**
+ * DOC: gt_test_amdgpu
+ *
+ * A PCI driver for QEMU's ``-device ati-vga`` (vendor 0x1002, device
+ * 0x5046, or 0x5159 with ``model=rv100``). It never touches the device:
+ * no BAR is mapped, the device is not even enabled, no register is read
+ * or written. What it does is present the interface amdgpu (Linux 6.1,
+ * drivers/gpu/drm/amd/pm/amdgpu_pm.c and amdgpu_vram_mgr.c) presents to
+ * userspace and to gputelemetry, with the same names, units and rules:
+ *
+ * - a hwmon device named ``amdgpu``, child of the PCI device:
+ *   ``temp1_input`` / ``temp2_input`` / ``temp3_input`` (edge, junction,
+ *   mem; millidegrees C) with ``temp*_label``; ``freq1_input`` (sclk) and
+ *   ``freq2_input`` (mclk) in Hz with ``freq*_label``; ``power1_average``
+ *   and ``power1_input`` in microwatts; ``in0_input`` (vddgfx) and
+ *   ``in1_input`` (vddnb) in millivolts with ``in*_label``; ``fan1_input``
+ *   in RPM; ``pwm1`` (0..255, read only: the "fan cannot be managed" case
+ *   of amdgpu's hwmon_attributes_visible());
+ * - on the PCI device itself: ``gpu_busy_percent``, ``mem_busy_percent``,
+ *   ``mem_info_vram_total`` and ``mem_info_vram_used`` (bytes), and
+ *   ``gpu_metrics``, a regular device attribute whose read returns the raw
+ *   bytes of a struct gpu_metrics_v*_* (see gt_test_gpu_metrics.h).
+ *
+ * Visibility follows amdgpu's rules for the chip kind chosen with the
+ * ``apu`` knob: a dGPU has no ``in1`` (only APUs have vddnb); an APU has
+ * no ``temp2`` / ``temp3``, no ``freq2`` (mclk), no ``fan1_input`` /
+ * ``pwm1`` and no ``mem_busy_percent``. Each label follows its input.
+ * Linux 6.1 has ``power1_average`` only; later kernels add
+ * ``power1_input`` and hide whichever of the two the firmware lacks, so
+ * ``power1_input`` starts hidden and both are switched with the ``hide/``
+ * knobs. Any attribute can be hidden, which removes its file at once.
+ *
+ * Runtime PM is amdgpu's: autosuspend (``autosuspend_ms``, default 100)
+ * allowed at probe (``runpm=1``), and every read of a sensor attribute,
+ * hwmon or PCI, takes pm_runtime_get_sync() and pm_runtime_put_autosuspend()
+ * as amdgpu 6.1 does, so a read wakes a suspended device (labels and
+ * ``mem_info_vram_*`` do not, as in amdgpu). The suspend and resume
+ * callbacks only count and flip a flag; the suspend callback saves the
+ * config space itself so that the PCI core leaves the power state alone.
+ *
+ * Knobs, per bound device, in ``/sys/kernel/debug/gt_test_amdgpu/<pci
+ * address>/`` (root only):
+ *
+ * - one file per value (see gt_vals[] below for names, units, ranges and
+ *   defaults): a decimal (or 0x hex) integer; out of range input is
+ *   refused with -EINVAL and a message giving the range;
+ * - ``gpu_metrics_rev``: ``<format>.<content>`` of the blob; 1.0 to 1.3
+ *   and 2.0 to 2.3 give the kernel's layouts, any other pair of 0..255
+ *   gives an "unknown revision" blob: 120 bytes of 0xff under a header
+ *   with that revision and structure_size 120;
+ * - ``gpu_metrics_truncate``: bytes cut from the end of the blob read
+ *   (the header keeps the full structure_size), 0 for a whole blob;
+ * - ``hide/<attribute>``: 1 hides the attribute (and its label);
+ * - ``fail/<attribute>``: a positive errno makes reads of the attribute
+ *   fail with it (after the runtime PM get, as a failed sensor read in
+ *   amdgpu does); 0 clears it;
+ * - read only: ``runtime_suspends`` and ``runtime_resumes`` (callback
+ *   counts), ``runtime_suspended`` (Y while suspended) and ``reads``
+ *   (reads of the attributes that take a runtime PM reference).
+ */
+
+static bool runpm = true;
+module_param(runpm, bool, 0444);
+MODULE_PARM_DESC(runpm, "Allow runtime suspend at probe, as amdgpu does (default: 1)");
+
+static int autosuspend_ms = 100;
+module_param(autosuspend_ms, int, 0444);
+MODULE_PARM_DESC(autosuspend_ms, "Runtime PM autosuspend delay in ms, 0..60000 (default: 100)");
+
+/* Values the test sets; each one is a debugfs file named as in gt_vals[]. */
+enum gt_val {
+	GT_V_TEMP_EDGE,
+	GT_V_TEMP_JUNCTION,
+	GT_V_TEMP_MEM,
+	GT_V_TEMP_VRGFX,
+	GT_V_TEMP_VRSOC,
+	GT_V_TEMP_VRMEM,
+	GT_V_TEMP_SOC,
+	GT_V_SCLK,
+	GT_V_SCLK_AVG,
+	GT_V_MCLK,
+	GT_V_MCLK_AVG,
+	GT_V_POWER_AVG,
+	GT_V_POWER_INPUT,
+	GT_V_VDDGFX,
+	GT_V_VDDNB,
+	GT_V_VDDMEM,
+	GT_V_FAN_RPM,
+	GT_V_PWM,
+	GT_V_GPU_BUSY,
+	GT_V_MEM_BUSY,
+	GT_V_MM_BUSY,
+	GT_V_VRAM_TOTAL,
+	GT_V_VRAM_USED,
+	GT_V_ENERGY,
+	GT_V_THROTTLE,
+	GT_V_INDEP_THROTTLE,
+	GT_V_PCIE_WIDTH,
+	GT_V_PCIE_SPEED,
+	GT_V_SYSCLK,
+	GT_V_FWTS,
+	GT_V_METRICS_TRUNCATE,
+	GT_V_APU,
+	GT_V_NR
+};
+
+/**
+ * struct gt_val_desc - a value knob
+ * @name: debugfs file name
+ * @unit: unit, for messages
+ * @min: smallest accepted value
+ * @max: largest accepted value
+ * @def: value at probe
+ * @visibility: a change re-evaluates which attributes exist
+ */
+struct gt_val_desc {
+	const char *name;
+	const char *unit;
+	s64 min;
+	s64 max;
+	s64 def;
+	bool visibility;
+};
+
+/* Defaults: a Navi 14 (RX 5500 XT) under moderate load. */
+static const struct gt_val_desc gt_vals[GT_V_NR] = {
+	[GT_V_TEMP_EDGE] = { "temp_edge", "millidegrees C", -273150, 1000000, 45000 },
+	[GT_V_TEMP_JUNCTION] = { "temp_junction", "millidegrees C", -273150, 1000000, 52000 },
+	[GT_V_TEMP_MEM] = { "temp_mem", "millidegrees C", -273150, 1000000, 60000 },
+	[GT_V_TEMP_VRGFX] = { "temp_vrgfx", "millidegrees C", -273150, 1000000, 48000 },
+	[GT_V_TEMP_VRSOC] = { "temp_vrsoc", "millidegrees C", -273150, 1000000, 47000 },
+	[GT_V_TEMP_VRMEM] = { "temp_vrmem", "millidegrees C", -273150, 1000000, 46000 },
+	[GT_V_TEMP_SOC] = { "temp_soc", "millidegrees C", -273150, 1000000, 50000 },
+	[GT_V_SCLK] = { "sclk", "Hz", 0, 100000000000LL, 1845000000 },
+	[GT_V_SCLK_AVG] = { "sclk_average", "Hz", 0, 100000000000LL, 1800000000 },
+	[GT_V_MCLK] = { "mclk", "Hz", 0, 100000000000LL, 875000000 },
+	[GT_V_MCLK_AVG] = { "mclk_average", "Hz", 0, 100000000000LL, 870000000 },
+	[GT_V_POWER_AVG] = { "power_average", "microwatts", 0, U32_MAX, 85000000 },
+	[GT_V_POWER_INPUT] = { "power_input", "microwatts", 0, U32_MAX, 87000000 },
+	[GT_V_VDDGFX] = { "vddgfx", "millivolts", 0, 65535, 1050 },
+	[GT_V_VDDNB] = { "vddnb", "millivolts", 0, 65535, 900 },
+	[GT_V_VDDMEM] = { "vddmem", "millivolts", 0, 65535, 1350 },
+	[GT_V_FAN_RPM] = { "fan_rpm", "RPM", 0, 65535, 1200 },
+	[GT_V_PWM] = { "pwm", "fan PWM level", 0, 255, 102 },
+	[GT_V_GPU_BUSY] = { "gpu_busy_percent", "percent", 0, 100, 37 },
+	[GT_V_MEM_BUSY] = { "mem_busy_percent", "percent", 0, 100, 12 },
+	[GT_V_MM_BUSY] = { "mm_busy_percent", "percent", 0, 100, 5 },
+	[GT_V_VRAM_TOTAL] = { "vram_total", "bytes", 0, S64_MAX, 4294967296LL },
+	[GT_V_VRAM_USED] = { "vram_used", "bytes", 0, S64_MAX, 536870912 },
+	[GT_V_ENERGY] = { "energy_accumulator", "raw counter", 0, S64_MAX, 123456789 },
+	[GT_V_THROTTLE] = { "throttle_status", "bit mask", 0, U32_MAX, 0 },
+	[GT_V_INDEP_THROTTLE] = { "indep_throttle_status", "bit mask", 0, S64_MAX, 0 },
+	[GT_V_PCIE_WIDTH] = { "pcie_link_width", "lanes", 0, 254, 16 },
+	[GT_V_PCIE_SPEED] = { "pcie_link_speed", "0.1 GT/s", 0, 254, 160 },
+	[GT_V_SYSCLK] = { "system_clock_counter", "ns", 0, S64_MAX, 1000000000000LL },
+	[GT_V_FWTS] = { "firmware_timestamp", "10 ns", 0, S64_MAX, 100000000000LL },
+	[GT_V_METRICS_TRUNCATE] = { "gpu_metrics_truncate", "bytes", 0, PAGE_SIZE, 0 },
+	[GT_V_APU] = { "apu", "0 (dGPU) or 1 (APU)", 0, 1, 0, true },
+};
+
+/* The attributes presented; each can be hidden or made to fail. */
+enum gt_attr_id {
+	GT_A_TEMP1,
+	GT_A_TEMP2,
+	GT_A_TEMP3,
+	GT_A_FREQ1,
+	GT_A_FREQ2,
+	GT_A_POWER1_AVERAGE,
+	GT_A_POWER1_INPUT,
+	GT_A_IN0,
+	GT_A_IN1,
+	GT_A_FAN1,
+	GT_A_PWM1,
+	GT_A_GPU_BUSY,
+	GT_A_MEM_BUSY,
+	GT_A_VRAM_TOTAL,
+	GT_A_VRAM_USED,
+	GT_A_GPU_METRICS,
+	GT_A_NR
+};
+
+/**
+ * struct gt_attr_info - what an attribute shows
+ * @name: file name, also the name of its hide/ and fail/ knobs
+ * @label: content of its _label file, or NULL
+ * @val: the value it shows (unused for gpu_metrics)
+ * @wakes: reads take a runtime PM reference, as in amdgpu
+ */
+struct gt_attr_info {
+	const char *name;
+	const char *label;
+	enum gt_val val;
+	bool wakes;
+};
+
+static const struct gt_attr_info gt_attrs[GT_A_NR] = {
+	[GT_A_TEMP1] = { "temp1_input", "edge", GT_V_TEMP_EDGE, true },
+	[GT_A_TEMP2] = { "temp2_input", "junction", GT_V_TEMP_JUNCTION, true },
+	[GT_A_TEMP3] = { "temp3_input", "mem", GT_V_TEMP_MEM, true },
+	[GT_A_FREQ1] = { "freq1_input", "sclk", GT_V_SCLK, true },
+	[GT_A_FREQ2] = { "freq2_input", "mclk", GT_V_MCLK, true },
+	[GT_A_POWER1_AVERAGE] = { "power1_average", NULL, GT_V_POWER_AVG, true },
+	[GT_A_POWER1_INPUT] = { "power1_input", NULL, GT_V_POWER_INPUT, true },
+	[GT_A_IN0] = { "in0_input", "vddgfx", GT_V_VDDGFX, true },
+	[GT_A_IN1] = { "in1_input", "vddnb", GT_V_VDDNB, true },
+	[GT_A_FAN1] = { "fan1_input", NULL, GT_V_FAN_RPM, true },
+	[GT_A_PWM1] = { "pwm1", NULL, GT_V_PWM, true },
+	[GT_A_GPU_BUSY] = { "gpu_busy_percent", NULL, GT_V_GPU_BUSY, true },
+	[GT_A_MEM_BUSY] = { "mem_busy_percent", NULL, GT_V_MEM_BUSY, true },
+	[GT_A_VRAM_TOTAL] = { "mem_info_vram_total", NULL, GT_V_VRAM_TOTAL, false },
+	[GT_A_VRAM_USED] = { "mem_info_vram_used", NULL, GT_V_VRAM_USED, false },
+	[GT_A_GPU_METRICS] = { "gpu_metrics", NULL, GT_V_NR, true },
+};
+
+struct gt_dev;
+
+/**
+ * struct gt_knob_ref - what one debugfs file of a device refers to
+ * @gd: the device
+ * @id: an enum gt_val or enum gt_attr_id, by file
+ */
+struct gt_knob_ref {
+	struct gt_dev *gd;
+	unsigned int id;
+};
+
+/**
+ * struct gt_dev - one bound device
+ * @pdev: the PCI device
+ * @hwmon: the hwmon device named "amdgpu"
+ * @debugfs: this device's knob directory
+ * @lock: protects @values, @hide, @fail, @frev and @crev. Held only to
+ *	copy values in or out, never across sysfs or runtime PM calls.
+ * @vis_lock: serialises sysfs_update_group() calls on both groups; taken
+ *	before @lock (is_visible takes @lock under it), never inside it.
+ * @values: current value of each knob, indexed by enum gt_val
+ * @hide: attribute hidden, indexed by enum gt_attr_id
+ * @fail: positive errno its reads fail with, 0 for none
+ * @frev: gpu_metrics format revision
+ * @crev: gpu_metrics content revision
+ * @suspended: set by the runtime suspend callback, cleared by resume
+ * @runtime_suspends: runtime suspend callback count
+ * @runtime_resumes: runtime resume callback count
+ * @reads: reads of attributes that take a runtime PM reference
+ * @vref: debugfs context of each value file
+ * @href: debugfs context of each hide/ file
+ * @fref: debugfs context of each fail/ file
+ *
+ * Lifetime: allocated in probe, freed in remove after the debugfs files
+ * (which drain their handlers on removal), the hwmon device and the PCI
+ * attribute group (whose removal drains readers) are gone.
+ */
+struct gt_dev {
+	struct pci_dev *pdev;
+	struct device *hwmon;
+	struct dentry *debugfs;
+	struct mutex lock; /* see above */
+	struct mutex vis_lock; /* see above */
+	s64 values[GT_V_NR];
+	bool hide[GT_A_NR];
+	int fail[GT_A_NR];
+	u8 frev;
+	u8 crev;
+	bool suspended;
+	atomic_t runtime_suspends;
+	atomic_t runtime_resumes;
+	atomic_t reads;
+	struct gt_knob_ref vref[GT_V_NR];
+	struct gt_knob_ref href[GT_A_NR];
+	struct gt_knob_ref fref[GT_A_NR];
+};
+
+static struct dentry *gt_debugfs_root;
+
+/*
+ * Layout checks: sizes and offsets the kernel's own struct gpu_metrics_v*
+ * definitions have, and the prefix relations gt_metrics_build() relies on
+ * (1.1 and 1.2 are leading parts of 1.3; 2.1 and 2.2 of 2.3).
+ */
+static_assert(sizeof(struct gt_gpu_metrics_v1_0) == GT_GPU_METRICS_V1_0_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_1) == GT_GPU_METRICS_V1_1_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_2) == GT_GPU_METRICS_V1_2_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_3) == GT_GPU_METRICS_V1_3_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_0) == GT_GPU_METRICS_V2_0_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_1) == GT_GPU_METRICS_V2_1_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_2) == GT_GPU_METRICS_V2_2_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_3) == GT_GPU_METRICS_V2_3_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v1_0, system_clock_counter) == 8);
+static_assert(offsetof(struct gt_gpu_metrics_v1_0, energy_accumulator) == 36);
+static_assert(offsetof(struct gt_gpu_metrics_v1_0, current_fan_speed) == 72);
+static_assert(offsetof(struct gt_gpu_metrics_v1_3, energy_accumulator) == 24);
+static_assert(offsetof(struct gt_gpu_metrics_v1_3, system_clock_counter) == 32);
+static_assert(offsetof(struct gt_gpu_metrics_v1_3, firmware_timestamp) ==
+	      GT_GPU_METRICS_V1_1_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v1_3, voltage_soc) ==
+	      GT_GPU_METRICS_V1_2_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v1_3, indep_throttle_status) == 112);
+static_assert(offsetof(struct gt_gpu_metrics_v1_1, temperature_hbm) ==
+	      offsetof(struct gt_gpu_metrics_v1_3, temperature_hbm));
+static_assert(offsetof(struct gt_gpu_metrics_v2_0, system_clock_counter) == 8);
+static_assert(offsetof(struct gt_gpu_metrics_v2_0, fan_pwm) == 116);
+static_assert(offsetof(struct gt_gpu_metrics_v2_3, system_clock_counter) == 32);
+static_assert(offsetof(struct gt_gpu_metrics_v2_3, indep_throttle_status) ==
+	      GT_GPU_METRICS_V2_1_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v2_3, average_temperature_gfx) ==
+	      GT_GPU_METRICS_V2_2_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v2_1, fan_pwm) ==
+	      offsetof(struct gt_gpu_metrics_v2_3, fan_pwm));
+
+/* A filled field never reads as all ones ("not supported"). */
+static u16 gt_u16(s64 v)
+{
+	return clamp_t(s64, v, 0, U16_MAX - 1);
+}
+
+static u8 gt_u8(s64 v)
+{
+	return clamp_t(s64, v, 0, U8_MAX - 1);
+}
+
+static u16 gt_mhz(s64 hz)
+{
+	return gt_u16(div_s64(hz, 1000000));
+}
+
+static void gt_fill_v1_0(struct gt_gpu_metrics_v1_0 *m, const s64 *v)
+{
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->temperature_edge = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 1000));
+	m->temperature_hotspot = gt_u16(div_s64(v[GT_V_TEMP_JUNCTION], 1000));
+	m->temperature_mem = gt_u16(div_s64(v[GT_V_TEMP_MEM], 1000));
+	m->temperature_vrgfx = gt_u16(div_s64(v[GT_V_TEMP_VRGFX], 1000));
+	m->temperature_vrsoc = gt_u16(div_s64(v[GT_V_TEMP_VRSOC], 1000));
+	m->temperature_vrmem = gt_u16(div_s64(v[GT_V_TEMP_VRMEM], 1000));
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
+	m->average_umc_activity = gt_u16(v[GT_V_MEM_BUSY]);
+	m->average_mm_activity = gt_u16(v[GT_V_MM_BUSY]);
+	m->average_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000000));
+	m->energy_accumulator = lower_32_bits(v[GT_V_ENERGY]);
+	m->average_gfxclk_frequency = gt_mhz(v[GT_V_SCLK_AVG]);
+	m->average_uclk_frequency = gt_mhz(v[GT_V_MCLK_AVG]);
+	m->current_gfxclk = gt_mhz(v[GT_V_SCLK]);
+	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
+	m->current_fan_speed = gt_u16(v[GT_V_FAN_RPM]);
+	m->pcie_link_width = gt_u8(v[GT_V_PCIE_WIDTH]);
+	m->pcie_link_speed = gt_u8(v[GT_V_PCIE_SPEED]);
+}
+
+/* Also fills 1.1 and 1.2, which are leading parts of the 1.3 layout. */
+static void gt_fill_v1_3(struct gt_gpu_metrics_v1_3 *m, const s64 *v)
+{
+	m->temperature_edge = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 1000));
+	m->temperature_hotspot = gt_u16(div_s64(v[GT_V_TEMP_JUNCTION], 1000));
+	m->temperature_mem = gt_u16(div_s64(v[GT_V_TEMP_MEM], 1000));
+	m->temperature_vrgfx = gt_u16(div_s64(v[GT_V_TEMP_VRGFX], 1000));
+	m->temperature_vrsoc = gt_u16(div_s64(v[GT_V_TEMP_VRSOC], 1000));
+	m->temperature_vrmem = gt_u16(div_s64(v[GT_V_TEMP_VRMEM], 1000));
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
+	m->average_umc_activity = gt_u16(v[GT_V_MEM_BUSY]);
+	m->average_mm_activity = gt_u16(v[GT_V_MM_BUSY]);
+	m->average_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000000));
+	m->energy_accumulator = v[GT_V_ENERGY];
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->average_gfxclk_frequency = gt_mhz(v[GT_V_SCLK_AVG]);
+	m->average_uclk_frequency = gt_mhz(v[GT_V_MCLK_AVG]);
+	m->current_gfxclk = gt_mhz(v[GT_V_SCLK]);
+	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
+	m->current_fan_speed = gt_u16(v[GT_V_FAN_RPM]);
+	m->pcie_link_width = gt_u16(v[GT_V_PCIE_WIDTH]);
+	m->pcie_link_speed = gt_u16(v[GT_V_PCIE_SPEED]);
+	m->firmware_timestamp = v[GT_V_FWTS];
+	m->voltage_soc = gt_u16(v[GT_V_VDDNB]);
+	m->voltage_gfx = gt_u16(v[GT_V_VDDGFX]);
+	m->voltage_mem = gt_u16(v[GT_V_VDDMEM]);
+	m->indep_throttle_status = v[GT_V_INDEP_THROTTLE];
+}
+
+static void gt_fill_v2_0(struct gt_gpu_metrics_v2_0 *m, const s64 *v)
+{
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->temperature_gfx = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 10));
+	m->temperature_soc = gt_u16(div_s64(v[GT_V_TEMP_SOC], 10));
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
+	m->average_mm_activity = gt_u16(v[GT_V_MM_BUSY]);
+	m->average_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000));
+	m->average_gfxclk_frequency = gt_mhz(v[GT_V_SCLK_AVG]);
+	m->average_uclk_frequency = gt_mhz(v[GT_V_MCLK_AVG]);
+	m->current_gfxclk = gt_mhz(v[GT_V_SCLK]);
+	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
+	m->fan_pwm = gt_u16(v[GT_V_PWM]);
+}
+
+/* Also fills 2.1 and 2.2, which are leading parts of the 2.3 layout. */
+static void gt_fill_v2_3(struct gt_gpu_metrics_v2_3 *m, const s64 *v)
+{
+	m->temperature_gfx = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 10));
+	m->temperature_soc = gt_u16(div_s64(v[GT_V_TEMP_SOC], 10));
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
+	m->average_mm_activity = gt_u16(v[GT_V_MM_BUSY]);
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->average_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000));
+	m->average_gfxclk_frequency = gt_mhz(v[GT_V_SCLK_AVG]);
+	m->average_uclk_frequency = gt_mhz(v[GT_V_MCLK_AVG]);
+	m->current_gfxclk = gt_mhz(v[GT_V_SCLK]);
+	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
+	m->fan_pwm = gt_u16(v[GT_V_PWM]);
+	m->indep_throttle_status = v[GT_V_INDEP_THROTTLE];
+	m->average_temperature_gfx = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 10));
+	m->average_temperature_soc = gt_u16(div_s64(v[GT_V_TEMP_SOC], 10));
+}
+
+/**
+ * gt_metrics_build() - write a gpu_metrics blob as amdgpu would
+ * @buf: destination, at least GT_GPU_METRICS_V2_3_SIZE bytes
+ * @v: knob values, indexed by enum gt_val
+ * @frev: format revision
+ * @crev: content revision
+ *
+ * Return: the blob's size (its header's structure_size).
+ */
+static size_t gt_metrics_build(void *buf, const s64 *v, u8 frev, u8 crev)
+{
+	struct gt_metrics_table_header *h = buf;
+	size_t size;
+
+	switch (frev << 8 | crev) {
+	case 0x100:
+		size = sizeof(struct gt_gpu_metrics_v1_0);
+		break;
+	case 0x101:
+		size = sizeof(struct gt_gpu_metrics_v1_1);
+		break;
+	case 0x102:
+		size = sizeof(struct gt_gpu_metrics_v1_2);
+		break;
+	case 0x200:
+		size = sizeof(struct gt_gpu_metrics_v2_0);
+		break;
+	case 0x201:
+		size = sizeof(struct gt_gpu_metrics_v2_1);
+		break;
+	case 0x202:
+		size = sizeof(struct gt_gpu_metrics_v2_2);
+		break;
+	case 0x203:
+		size = sizeof(struct gt_gpu_metrics_v2_3);
+		break;
+	default: /* 1.3 and unknown revisions */
+		size = sizeof(struct gt_gpu_metrics_v1_3);
+		break;
+	}
+
+	memset(buf, GT_METRICS_FILL_BYTE, GT_GPU_METRICS_V2_3_SIZE);
+	if (frev == 1 && crev == 0)
+		gt_fill_v1_0(buf, v);
+	else if (frev == 1 && crev <= 3)
+		gt_fill_v1_3(buf, v);
+	else if (frev == 2 && crev == 0)
+		gt_fill_v2_0(buf, v);
+	else if (frev == 2 && crev <= 3)
+		gt_fill_v2_3(buf, v);
+	/* Bytes past @size were filled by a longer layout: reset them. */
+	memset(buf + size, GT_METRICS_FILL_BYTE, GT_GPU_METRICS_V2_3_SIZE - size);
+
+	h->structure_size = size;
+	h->format_revision = frev;
+	h->content_revision = crev;
+	return size;
+}
+
+/* Whether amdgpu would show attribute @id; called with gd->lock held. */
+static bool gt_attr_present(struct gt_dev *gd, enum gt_attr_id id)
+{
+	bool apu = gd->values[GT_V_APU];
+
+	lockdep_assert_held(&gd->lock);
+	if (gd->hide[id])
+		return false;
+	switch (id) {
+	case GT_A_IN1: /* only APUs have vddnb */
+		return apu;
+	case GT_A_TEMP2: /* only SOC15 dGPUs have hotspot and mem temperatures */
+	case GT_A_TEMP3:
+	case GT_A_FREQ2: /* no mclk on APUs */
+	case GT_A_FAN1: /* no fan attributes on APUs */
+	case GT_A_PWM1:
+	case GT_A_MEM_BUSY: /* hidden on APUs by default_attr_update() */
+		return !apu;
+	default:
+		return true;
+	}
+}
+
+/**
+ * struct gt_attr - a presented attribute
+ * @dev_attr: the sysfs attribute
+ * @id: which one
+ */
+struct gt_attr {
+	struct device_attribute dev_attr;
+	enum gt_attr_id id;
+};
+
+#define to_gt_attr(da) container_of(da, struct gt_attr, dev_attr)
+
+/* Guard, get: as amdgpu's handlers, a read may resume the device. */
+static int gt_get(struct gt_dev *gd, enum gt_attr_id id)
+{
+	struct device *dev = &gd->pdev->dev;
+	int ret;
+
+	if (!gt_attrs[id].wakes)
+		return 0;
+	ret = pm_runtime_get_sync(dev);
+	if (ret < 0) {
+		pm_runtime_put_autosuspend(dev);
+		return ret;
+	}
+	atomic_inc(&gd->reads);
+	return 0;
+}
+
+static void gt_put(struct gt_dev *gd, enum gt_attr_id id)
+{
+	struct device *dev = &gd->pdev->dev;
+
+	if (!gt_attrs[id].wakes)
+		return;
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+}
+
+static ssize_t gt_value_show(struct device *dev, struct device_attribute *da,
+			     char *buf)
+{
+	struct gt_dev *gd = dev_get_drvdata(dev);
+	enum gt_attr_id id = to_gt_attr(da)->id;
+	s64 val;
+	int ret;
+
+	ret = gt_get(gd, id);
+	if (ret)
+		return ret;
+	mutex_lock(&gd->lock);
+	ret = -gd->fail[id];
+	val = gd->values[gt_attrs[id].val];
+	mutex_unlock(&gd->lock);
+	gt_put(gd, id);
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%lld\n", val);
+}
+
+static ssize_t gt_label_show(struct device *dev, struct device_attribute *da,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%s\n", gt_attrs[to_gt_attr(da)->id].label);
+}
+
+/* As amdgpu's: the blob's raw bytes, at most PAGE_SIZE - 1 of them. */
+static ssize_t gt_metrics_show(struct device *dev, struct device_attribute *da,
+			       char *buf)
+{
+	struct gt_dev *gd = dev_get_drvdata(dev);
+	enum gt_attr_id id = to_gt_attr(da)->id;
+	s64 v[GT_V_NR];
+	u8 frev, crev;
+	size_t size;
+	int ret;
+
+	ret = gt_get(gd, id);
+	if (ret)
+		return ret;
+	mutex_lock(&gd->lock);
+	ret = -gd->fail[id];
+	memcpy(v, gd->values, sizeof(v));
+	frev = gd->frev;
+	crev = gd->crev;
+	mutex_unlock(&gd->lock);
+	gt_put(gd, id);
+	if (ret)
+		return ret;
+
+	size = gt_metrics_build(buf, v, frev, crev);
+	return size - min_t(s64, v[GT_V_METRICS_TRUNCATE], size);
+}
+
+#define GT_ATTR(_name, _id, _show)					\
+	static struct gt_attr gt_attr_##_name = {			\
+		.dev_attr = __ATTR(_name, 0444, _show, NULL),		\
+		.id = _id,						\
+	}
+
+GT_ATTR(temp1_input, GT_A_TEMP1, gt_value_show);
+GT_ATTR(temp1_label, GT_A_TEMP1, gt_label_show);
+GT_ATTR(temp2_input, GT_A_TEMP2, gt_value_show);
+GT_ATTR(temp2_label, GT_A_TEMP2, gt_label_show);
+GT_ATTR(temp3_input, GT_A_TEMP3, gt_value_show);
+GT_ATTR(temp3_label, GT_A_TEMP3, gt_label_show);
+GT_ATTR(freq1_input, GT_A_FREQ1, gt_value_show);
+GT_ATTR(freq1_label, GT_A_FREQ1, gt_label_show);
+GT_ATTR(freq2_input, GT_A_FREQ2, gt_value_show);
+GT_ATTR(freq2_label, GT_A_FREQ2, gt_label_show);
+GT_ATTR(power1_average, GT_A_POWER1_AVERAGE, gt_value_show);
+GT_ATTR(power1_input, GT_A_POWER1_INPUT, gt_value_show);
+GT_ATTR(in0_input, GT_A_IN0, gt_value_show);
+GT_ATTR(in0_label, GT_A_IN0, gt_label_show);
+GT_ATTR(in1_input, GT_A_IN1, gt_value_show);
+GT_ATTR(in1_label, GT_A_IN1, gt_label_show);
+GT_ATTR(fan1_input, GT_A_FAN1, gt_value_show);
+GT_ATTR(pwm1, GT_A_PWM1, gt_value_show);
+GT_ATTR(gpu_busy_percent, GT_A_GPU_BUSY, gt_value_show);
+GT_ATTR(mem_busy_percent, GT_A_MEM_BUSY, gt_value_show);
+GT_ATTR(mem_info_vram_total, GT_A_VRAM_TOTAL, gt_value_show);
+GT_ATTR(mem_info_vram_used, GT_A_VRAM_USED, gt_value_show);
+GT_ATTR(gpu_metrics, GT_A_GPU_METRICS, gt_metrics_show);
+
+static umode_t gt_is_visible(struct kobject *kobj, struct attribute *attr,
+			     int n)
+{
+	struct gt_dev *gd = dev_get_drvdata(kobj_to_dev(kobj));
+	struct device_attribute *da = container_of(attr, struct device_attribute, attr);
+	bool present;
+
+	mutex_lock(&gd->lock);
+	present = gt_attr_present(gd, to_gt_attr(da)->id);
+	mutex_unlock(&gd->lock);
+	return present ? attr->mode : 0;
+}
+
+static struct attribute *gt_hwmon_attrs[] = {
+	&gt_attr_temp1_input.dev_attr.attr,
+	&gt_attr_temp1_label.dev_attr.attr,
+	&gt_attr_temp2_input.dev_attr.attr,
+	&gt_attr_temp2_label.dev_attr.attr,
+	&gt_attr_temp3_input.dev_attr.attr,
+	&gt_attr_temp3_label.dev_attr.attr,
+	&gt_attr_freq1_input.dev_attr.attr,
+	&gt_attr_freq1_label.dev_attr.attr,
+	&gt_attr_freq2_input.dev_attr.attr,
+	&gt_attr_freq2_label.dev_attr.attr,
+	&gt_attr_power1_average.dev_attr.attr,
+	&gt_attr_power1_input.dev_attr.attr,
+	&gt_attr_in0_input.dev_attr.attr,
+	&gt_attr_in0_label.dev_attr.attr,
+	&gt_attr_in1_input.dev_attr.attr,
+	&gt_attr_in1_label.dev_attr.attr,
+	&gt_attr_fan1_input.dev_attr.attr,
+	&gt_attr_pwm1.dev_attr.attr,
+	NULL
+};
+
+static const struct attribute_group gt_hwmon_group = {
+	.attrs = gt_hwmon_attrs,
+	.is_visible = gt_is_visible,
+};
+
+static const struct attribute_group *gt_hwmon_groups[] = {
+	&gt_hwmon_group,
+	NULL
+};
+
+static struct attribute *gt_pci_attrs[] = {
+	&gt_attr_gpu_busy_percent.dev_attr.attr,
+	&gt_attr_mem_busy_percent.dev_attr.attr,
+	&gt_attr_mem_info_vram_total.dev_attr.attr,
+	&gt_attr_mem_info_vram_used.dev_attr.attr,
+	&gt_attr_gpu_metrics.dev_attr.attr,
+	NULL
+};
+
+static const struct attribute_group gt_pci_group = {
+	.attrs = gt_pci_attrs,
+	.is_visible = gt_is_visible,
+};
+
+/* Re-evaluates is_visible for every attribute, adding or removing files. */
+static int gt_update_visibility(struct gt_dev *gd)
+{
+	int ret, ret2;
+
+	mutex_lock(&gd->vis_lock);
+	ret = sysfs_update_group(&gd->hwmon->kobj, &gt_hwmon_group);
+	ret2 = sysfs_update_group(&gd->pdev->dev.kobj, &gt_pci_group);
+	mutex_unlock(&gd->vis_lock);
+	return ret ? ret : ret2;
+}
+
+/* Longest accepted knob input: a sign, 19 digits or 0x and 16, newline. */
+#define GT_KNOB_MAX_INPUT 24
+
+static __printf(4, 5)
+ssize_t gt_knob_emit(char __user *ubuf, size_t count, loff_t *ppos,
+		     const char *fmt, ...)
+{
+	char tmp[32];
+	va_list args;
+	int len;
+
+	va_start(args, fmt);
+	len = vscnprintf(tmp, sizeof(tmp), fmt, args);
+	va_end(args);
+	return simple_read_from_buffer(ubuf, count, ppos, tmp, len);
+}
+
+static ssize_t gt_value_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	const struct gt_knob_ref *ref = file->private_data;
+	struct gt_dev *gd = ref->gd;
+	s64 val;
+
+	mutex_lock(&gd->lock);
+	val = gd->values[ref->id];
+	mutex_unlock(&gd->lock);
+	return gt_knob_emit(ubuf, count, ppos, "%lld\n", val);
+}
+
+static ssize_t gt_value_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	const struct gt_knob_ref *ref = file->private_data;
+	const struct gt_val_desc *d = &gt_vals[ref->id];
+	struct gt_dev *gd = ref->gd;
+	s64 val;
+	int ret;
+
+	ret = count > GT_KNOB_MAX_INPUT ? -EINVAL :
+	      kstrtoll_from_user(ubuf, count, 0, &val);
+	if (ret || val < d->min || val > d->max) {
+		pr_err("%s: %s: expected one integer from %lld to %lld (%s)\n",
+		       pci_name(gd->pdev), d->name, d->min, d->max, d->unit);
+		return -EINVAL;
+	}
+	mutex_lock(&gd->lock);
+	gd->values[ref->id] = val;
+	mutex_unlock(&gd->lock);
+	if (d->visibility) {
+		ret = gt_update_visibility(gd);
+		if (ret)
+			return ret;
+	}
+	return count;
+}
+
+static const struct file_operations gt_value_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = gt_value_read,
+	.write = gt_value_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t gt_hide_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	const struct gt_knob_ref *ref = file->private_data;
+	struct gt_dev *gd = ref->gd;
+	bool hide;
+
+	mutex_lock(&gd->lock);
+	hide = gd->hide[ref->id];
+	mutex_unlock(&gd->lock);
+	return gt_knob_emit(ubuf, count, ppos, "%d\n", hide);
+}
+
+static ssize_t gt_hide_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	const struct gt_knob_ref *ref = file->private_data;
+	struct gt_dev *gd = ref->gd;
+	bool hide;
+	int ret;
+
+	ret = count > GT_KNOB_MAX_INPUT ? -EINVAL :
+	      kstrtobool_from_user(ubuf, count, &hide);
+	if (ret) {
+		pr_err("%s: hide/%s: expected 1 (hide) or 0 (show)\n",
+		       pci_name(gd->pdev), gt_attrs[ref->id].name);
+		return -EINVAL;
+	}
+	mutex_lock(&gd->lock);
+	gd->hide[ref->id] = hide;
+	mutex_unlock(&gd->lock);
+	ret = gt_update_visibility(gd);
+	return ret ? ret : count;
+}
+
+static const struct file_operations gt_hide_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = gt_hide_read,
+	.write = gt_hide_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t gt_fail_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	const struct gt_knob_ref *ref = file->private_data;
+	struct gt_dev *gd = ref->gd;
+	int err;
+
+	mutex_lock(&gd->lock);
+	err = gd->fail[ref->id];
+	mutex_unlock(&gd->lock);
+	return gt_knob_emit(ubuf, count, ppos, "%d\n", err);
+}
+
+static ssize_t gt_fail_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	const struct gt_knob_ref *ref = file->private_data;
+	struct gt_dev *gd = ref->gd;
+	int ret, err;
+
+	ret = count > GT_KNOB_MAX_INPUT ? -EINVAL :
+	      kstrtoint_from_user(ubuf, count, 0, &err);
+	if (ret || err < 0 || err > MAX_ERRNO) {
+		pr_err("%s: fail/%s: expected an errno from 1 to %d, or 0 for none\n",
+		       pci_name(gd->pdev), gt_attrs[ref->id].name, MAX_ERRNO);
+		return -EINVAL;
+	}
+	mutex_lock(&gd->lock);
+	gd->fail[ref->id] = err;
+	mutex_unlock(&gd->lock);
+	return count;
+}
+
+static const struct file_operations gt_fail_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = gt_fail_read,
+	.write = gt_fail_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t gt_rev_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct gt_dev *gd = file->private_data;
+	u8 frev, crev;
+
+	mutex_lock(&gd->lock);
+	frev = gd->frev;
+	crev = gd->crev;
+	mutex_unlock(&gd->lock);
+	return gt_knob_emit(ubuf, count, ppos, "%u.%u\n", frev, crev);
+}
+
+static ssize_t gt_rev_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct gt_dev *gd = file->private_data;
+	char tmp[GT_KNOB_MAX_INPUT + 1];
+	unsigned int frev, crev;
+	char extra;
+
+	if (count > GT_KNOB_MAX_INPUT)
+		goto bad;
+	if (copy_from_user(tmp, ubuf, count))
+		return -EFAULT;
+	tmp[count] = '\0';
+	if (sscanf(strim(tmp), "%u.%u%c", &frev, &crev, &extra) != 2 ||
+	    frev > U8_MAX || crev > U8_MAX)
+		goto bad;
+	mutex_lock(&gd->lock);
+	gd->frev = frev;
+	gd->crev = crev;
+	mutex_unlock(&gd->lock);
+	return count;
+bad:
+	pr_err("%s: gpu_metrics_rev: expected <format>.<content>, each 0..255 (1.0-1.3 and 2.0-2.3 are known layouts)\n",
+	       pci_name(gd->pdev));
+	return -EINVAL;
+}
+
+static const struct file_operations gt_rev_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = gt_rev_read,
+	.write = gt_rev_write,
+	.llseek = default_llseek,
+};
+
+static void gt_debugfs_add(struct gt_dev *gd)
+{
+	struct dentry *hide, *fail;
+	unsigned int i;
+
+	gd->debugfs = debugfs_create_dir(pci_name(gd->pdev), gt_debugfs_root);
+	for (i = 0; i < GT_V_NR; i++) {
+		gd->vref[i].gd = gd;
+		gd->vref[i].id = i;
+		debugfs_create_file(gt_vals[i].name, 0600, gd->debugfs,
+				    &gd->vref[i], &gt_value_fops);
+	}
+	hide = debugfs_create_dir("hide", gd->debugfs);
+	fail = debugfs_create_dir("fail", gd->debugfs);
+	for (i = 0; i < GT_A_NR; i++) {
+		gd->href[i].gd = gd;
+		gd->href[i].id = i;
+		debugfs_create_file(gt_attrs[i].name, 0600, hide, &gd->href[i],
+				    &gt_hide_fops);
+		gd->fref[i].gd = gd;
+		gd->fref[i].id = i;
+		debugfs_create_file(gt_attrs[i].name, 0600, fail, &gd->fref[i],
+				    &gt_fail_fops);
+	}
+	debugfs_create_file("gpu_metrics_rev", 0600, gd->debugfs, gd,
+			    &gt_rev_fops);
+	debugfs_create_atomic_t("runtime_suspends", 0400, gd->debugfs,
+				&gd->runtime_suspends);
+	debugfs_create_atomic_t("runtime_resumes", 0400, gd->debugfs,
+				&gd->runtime_resumes);
+	debugfs_create_atomic_t("reads", 0400, gd->debugfs, &gd->reads);
+	debugfs_create_bool("runtime_suspended", 0400, gd->debugfs,
+			    &gd->suspended);
+}
+
+static int gt_runtime_suspend(struct device *dev)
+{
+	struct pci_dev *pdev = to_pci_dev(dev);
+	struct gt_dev *gd = pci_get_drvdata(pdev);
+
+	/*
+	 * With the state saved, pci_pm_runtime_suspend() leaves the power
+	 * state alone: no write to the device's PM capability.
+	 */
+	pci_save_state(pdev);
+	if (gd) {
+		WRITE_ONCE(gd->suspended, true);
+		atomic_inc(&gd->runtime_suspends);
+	}
+	return 0;
+}
+
+static int gt_runtime_resume(struct device *dev)
+{
+	struct gt_dev *gd = pci_get_drvdata(to_pci_dev(dev));
+
+	if (gd) {
+		WRITE_ONCE(gd->suspended, false);
+		atomic_inc(&gd->runtime_resumes);
+	}
+	return 0;
+}
+
+static const struct dev_pm_ops gt_pm_ops = {
+	RUNTIME_PM_OPS(gt_runtime_suspend, gt_runtime_resume, NULL)
+};
+
+static int gt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct device *dev = &pdev->dev;
+	struct gt_dev *gd;
+	unsigned int i;
+	int ret;
+
+	gd = kzalloc(sizeof(*gd), GFP_KERNEL);
+	if (!gd)
+		return -ENOMEM;
+	gd->pdev = pdev;
+	mutex_init(&gd->lock);
+	mutex_init(&gd->vis_lock);
+	for (i = 0; i < GT_V_NR; i++)
+		gd->values[i] = gt_vals[i].def;
+	gd->hide[GT_A_POWER1_INPUT] = true; /* Linux 6.1 has no power1_input */
+	gd->frev = 1; /* Navi 1x: gpu_metrics_v1_3 */
+	gd->crev = 3;
+	atomic_set(&gd->runtime_suspends, 0);
+	atomic_set(&gd->runtime_resumes, 0);
+	atomic_set(&gd->reads, 0);
+	pci_set_drvdata(pdev, gd);
+
+	ret = device_add_group(dev, &gt_pci_group);
+	if (ret)
+		goto err_free;
+	gd->hwmon = hwmon_device_register_with_groups(dev, "amdgpu", gd,
+						      gt_hwmon_groups);
+	if (IS_ERR(gd->hwmon)) {
+		ret = PTR_ERR(gd->hwmon);
+		goto err_remove_group;
+	}
+	gt_debugfs_add(gd);
+
+	/* amdgpu_driver_load_kms(): autosuspend, allowed, reference dropped */
+	pm_runtime_set_autosuspend_delay(dev, autosuspend_ms);
+	pm_runtime_use_autosuspend(dev);
+	if (runpm)
+		pm_runtime_allow(dev);
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+
+	dev_info(dev, "test driver: presents amdgpu's telemetry interface, values from debugfs\n");
+	return 0;
+
+err_remove_group:
+	device_remove_group(dev, &gt_pci_group);
+err_free:
+	mutex_destroy(&gd->vis_lock);
+	mutex_destroy(&gd->lock);
+	kfree(gd);
+	return ret;
+}
+
+static void gt_remove(struct pci_dev *pdev)
+{
+	struct gt_dev *gd = pci_get_drvdata(pdev);
+	struct device *dev = &pdev->dev;
+
+	/* Knob writers finish before the files they update go away. */
+	debugfs_remove_recursive(gd->debugfs);
+
+	/*
+	 * The PCI core resumed the device before calling us; take back the
+	 * reference probe dropped and restore the PCI default ("on").
+	 */
+	pm_runtime_get_noresume(dev);
+	pm_runtime_forbid(dev);
+	pm_runtime_dont_use_autosuspend(dev);
+
+	/* Both removals wait for readers inside a show() to leave. */
+	hwmon_device_unregister(gd->hwmon);
+	device_remove_group(dev, &gt_pci_group);
+
+	mutex_destroy(&gd->vis_lock);
+	mutex_destroy(&gd->lock);
+	kfree(gd);
+}
+
+/*
+ * QEMU's ati-vga: Rage 128 Pro (default) and Radeon 7000 (model=rv100).
+ * No MODULE_DEVICE_TABLE: the module is never loaded automatically.
+ */
+static const struct pci_device_id gt_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_ATI, 0x5046) },
+	{ PCI_DEVICE(PCI_VENDOR_ID_ATI, 0x5159) },
+	{ }
+};
+
+static struct pci_driver gt_driver = {
+	.name = KBUILD_MODNAME,
+	.id_table = gt_ids,
+	.probe = gt_probe,
+	.remove = gt_remove,
+	.driver.pm = pm_ptr(&gt_pm_ops),
+};
+
+static int __init gt_init(void)
+{
+	int ret;
+
+	if (autosuspend_ms < 0 || autosuspend_ms > 60000) {
+		pr_err("autosuspend_ms=%d is out of range: use 0..60000\n",
+		       autosuspend_ms);
+		return -EINVAL;
+	}
+	gt_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	ret = pci_register_driver(&gt_driver);
+	if (ret)
+		debugfs_remove_recursive(gt_debugfs_root);
+	return ret;
+}
+module_init(gt_init);
+
+static void __exit gt_exit(void)
+{
+	pci_unregister_driver(&gt_driver);
+	debugfs_remove_recursive(gt_debugfs_root);
+}
+module_exit(gt_exit);
+
+MODULE_DESCRIPTION("Test driver presenting amdgpu's telemetry interface on QEMU's ati-vga");
+MODULE_LICENSE("GPL");
