@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputelemetry: the format of every debugfs file, per module/gputelemetry.rst,
+ * on simulated GPUs of each profile (the values of the .rst's profile
+ * table), and the files' modes.
+ */
+#include "gt_util.h"
+
+FIXTURE(top) {
+	char buf[65536];
+};
+
+FIXTURE_SETUP(top)
+{
+	gt_require_module(NULL);
+}
+
+FIXTURE_TEARDOWN(top)
+{
+}
+
+TEST_F(top, version)
+{
+	char name[64], ver[64], word[64], extra[8];
+	int fmt;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	ASSERT_LT(0, gt_read(GT_ROOT "/" GT_FILE_VERSION, self->buf, sizeof(self->buf), 4096));
+	ASSERT_EQ(4, sscanf(self->buf, "%63s %63s %63s %d %7s", name, ver, word, &fmt, extra))
+		TH_LOG("version: '%s'", self->buf);
+	EXPECT_STREQ("gputelemetry", name);
+	EXPECT_STREQ("format", word);
+	EXPECT_EQ(GT_FORMAT_VERSION, fmt);
+	EXPECT_EQ('\n', self->buf[strlen(self->buf) - 1]);
+}
+
+TEST_F(top, modes)
+{
+	static const struct { const char *file; mode_t mode; } want[] = {
+		{ GT_FILE_VERSION, 0400 }, { GT_FILE_DEVICES, 0400 },
+		{ GT_FILE_NEW_DEVICE, 0200 }, { GT_FILE_DEL_DEVICE, 0200 },
+	};
+	char path[PATH_MAX];
+	struct stat st;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		snprintf(path, sizeof(path), GT_ROOT "/%s", want[i].file);
+		ASSERT_EQ(0, stat(path, &st)) TH_LOG("%s: %s", path, strerror(errno));
+		EXPECT_EQ(want[i].mode, st.st_mode & 07777) TH_LOG("%s is %o", path, st.st_mode & 07777);
+	}
+}
+
+/* Every "devices" line has five fields; sim lines say sim<id> sim:<id>. */
+TEST_F(top, devices_lines)
+{
+	char *lines[256], name[64], loc[64], asic[64], src[64], state[64], extra[8];
+	int n, id = gt_free_sim_id(), found = 0;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	ASSERT_LE(0, id);
+	ASSERT_EQ(0, gt_sim_new(id, "navi14"));
+	ASSERT_LE(0, gt_read(GT_ROOT "/" GT_FILE_DEVICES, self->buf, sizeof(self->buf), 4096));
+	n = gt_lines(self->buf, lines, 256);
+	for (int i = 0; i < n; i++) {
+		if (!*lines[i] && i == n - 1)
+			break;
+		ASSERT_EQ(5, sscanf(lines[i], "%63s %63s %63s %63s %63s %7s",
+				    name, loc, asic, src, state, extra))
+			TH_LOG("line '%s'", lines[i]);
+		EXPECT_TRUE(!strcmp(src, GT_SOURCE_SIM) || !strcmp(src, GT_SOURCE_AMDGPU) ||
+			    !strcmp(src, GT_SOURCE_NONE)) TH_LOG("source '%s'", src);
+		EXPECT_TRUE(!strcmp(state, GT_STATE_ACTIVE) || !strcmp(state, GT_STATE_SUSPENDED) ||
+			    !strcmp(state, GT_STATE_UNBOUND) || !strcmp(state, GT_STATE_REMOVING))
+			TH_LOG("state '%s'", state);
+		if (!strcmp(src, GT_SOURCE_SIM)) {
+			char want[64];
+			int sid;
+
+			ASSERT_EQ(1, sscanf(name, GT_SIM_PREFIX "%d", &sid)) TH_LOG("name %s", name);
+			snprintf(want, sizeof(want), "sim:%d", sid);
+			EXPECT_STREQ(want, loc);
+			if (sid == id) {
+				found++;
+				EXPECT_STREQ("navi14", asic);
+				EXPECT_STREQ(GT_STATE_ACTIVE, state);
+			}
+		}
+	}
+	EXPECT_EQ(1, found) TH_LOG("sim%d listed %d times", id, found);
+	EXPECT_EQ(0, gt_sim_del(id));
+}
+
+FIXTURE(dev) {
+	int id;
+	char path[PATH_MAX];
+	char buf[1 << 18];
+};
+
+/* A profile of module/gputelemetry.rst's table, as info and sensors show it. */
+FIXTURE_VARIANT(dev) {
+	int id;
+	const char *profile, *device_id, *revision, *marketing, *gfx;
+	const char *cu_full, *cu_active, *vram_type, *vram_width, *vram_size;
+	const char *sclk_max, *mclk_max, *pcie_speed, *pcie_width;
+	long long vram_total;
+	unsigned int lacks;	/* bit per reading the profile does not have */
+};
+
+/* Ids at both ends of 0..255, and one profile of each family. */
+FIXTURE_VARIANT_ADD(dev, navi14_id0) {
+	.id = 0, .profile = "navi14", .device_id = "0x7340", .revision = "0xc5",
+	.marketing = "AMD Radeon RX 5500 XT", .gfx = "gfx1012", .cu_full = "24",
+	.cu_active = "22", .vram_type = "GDDR6", .vram_width = "128",
+	.vram_size = "4294967296", .sclk_max = "1845", .mclk_max = "875",
+	.pcie_speed = "16.0 GT/s", .pcie_width = "8", .vram_total = 4294967296LL,
+	.lacks = 1u << GT_S_VDDNB,
+};
+FIXTURE_VARIANT_ADD(dev, navi10_id255) {
+	.id = 255, .profile = "navi10", .device_id = "0x731f", .revision = "0xc1",
+	.marketing = "AMD Radeon RX 5700 XT", .gfx = "gfx1010", .cu_full = "40",
+	.cu_active = "40", .vram_type = "GDDR6", .vram_width = "256",
+	.vram_size = "8589934592", .sclk_max = "2100", .mclk_max = "875",
+	.pcie_speed = "16.0 GT/s", .pcie_width = "16", .vram_total = 8589934592LL,
+	.lacks = 1u << GT_S_VDDNB,
+};
+FIXTURE_VARIANT_ADD(dev, polaris10_id17) {
+	.id = 17, .profile = "polaris10", .device_id = "0x67df", .revision = "0xe7",
+	.marketing = "AMD Radeon RX 580 Series", .gfx = "gfx803", .cu_full = "36",
+	.cu_active = "36", .vram_type = "GDDR5", .vram_width = "256",
+	.vram_size = "8589934592", .sclk_max = "1340", .mclk_max = "2000",
+	.pcie_speed = "8.0 GT/s", .pcie_width = "16", .vram_total = 8589934592LL,
+	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_TEMP_JUNCTION | 1u << GT_S_TEMP_MEM,
+};
+
+FIXTURE_SETUP(dev)
+{
+	int ret;
+
+	self->id = -1;
+	if (!gt_require_module(NULL))
+		return;
+	ret = gt_sim_new(variant->id, variant->profile);
+	if (ret == -EEXIST)
+		SKIP(return, "sim%d exists already", variant->id);
+	ASSERT_EQ(0, ret) TH_LOG("new_device '%d %s': %s", variant->id, variant->profile,
+				 strerror(-ret));
+	self->id = variant->id;
+}
+
+/* A few samples for history and stats: 10 ms period for 60 ms. */
+static void take_samples(struct __test_metadata *_metadata, int id)
+{
+	char path[PATH_MAX];
+
+	ASSERT_EQ(0, gt_write(gt_dev_path(path, sizeof(path), id, GT_FILE_INTERVAL_MS), "10"));
+	ASSERT_TRUE(gt_wait_samples(id, 4, 10)) TH_LOG("the sampler stalled");
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	if (self->id >= 0) {
+		EXPECT_EQ(0, gt_sim_del(self->id));
+	}
+}
+
+#define DEV(file) gt_dev_path(self->path, sizeof(self->path), self->id, file)
+
+TEST_F(dev, modes)
+{
+	static const struct { const char *file; mode_t mode; } want[] = {
+		{ GT_FILE_INFO, 0400 }, { GT_FILE_SENSORS, 0400 }, { GT_FILE_CU_COUNT, 0400 },
+		{ GT_FILE_HISTORY, 0400 }, { GT_FILE_STATS, 0600 }, { GT_FILE_INTERVAL_MS, 0600 },
+		{ GT_FILE_LOAD, 0600 }, { GT_FILE_FAIL_SENSORS, 0600 },
+	};
+	struct stat st;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		ASSERT_EQ(0, stat(DEV(want[i].file), &st)) TH_LOG("%s: %s", self->path, strerror(errno));
+		EXPECT_EQ(want[i].mode, st.st_mode & 07777)
+			TH_LOG("%s is %o", self->path, st.st_mode & 07777);
+	}
+}
+
+/* info: every key in order, the profile's values. */
+TEST_F(dev, info)
+{
+	char name[16], loc[16], ival[16];
+	static const char *const keys[] = {
+		GT_INFO_NAME, GT_INFO_LOCATION, GT_INFO_VENDOR_ID, GT_INFO_DEVICE_ID,
+		GT_INFO_SUBSYS_VENDOR, GT_INFO_SUBSYS_DEVICE, GT_INFO_REVISION, GT_INFO_ASIC,
+		GT_INFO_FAMILY, GT_INFO_GFX_TARGET, GT_INFO_MARKETING_NAME, GT_INFO_CU_FULL,
+		GT_INFO_CU_ACTIVE, GT_INFO_CU_SOURCE, GT_INFO_VRAM_TYPE, GT_INFO_VRAM_WIDTH,
+		GT_INFO_VRAM_SIZE, GT_INFO_SCLK_MAX, GT_INFO_MCLK_MAX, GT_INFO_DRIVER,
+		GT_INFO_SOURCE, GT_INFO_STATE, GT_INFO_PCIE_SPEED, GT_INFO_PCIE_WIDTH,
+		GT_INFO_INTERVAL,
+	};
+	const char *want[] = {
+		name, loc, "0x1002", variant->device_id, NULL, NULL, variant->revision,
+		variant->profile, NULL, variant->gfx, variant->marketing, variant->cu_full,
+		variant->cu_active, GT_CU_SOURCE_SIM, variant->vram_type, variant->vram_width,
+		variant->vram_size, variant->sclk_max, variant->mclk_max, NULL,
+		GT_SOURCE_SIM, GT_STATE_ACTIVE, variant->pcie_speed, variant->pcie_width,
+		ival,
+	};
+	const size_t nkeys = ARRAY_SIZE(keys);
+	char *lines[64];
+	long long interval = -1;
+	int n;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	snprintf(name, sizeof(name), "sim%d", self->id);
+	snprintf(loc, sizeof(loc), "sim:%d", self->id);
+	ASSERT_EQ(0, gt_read_ll(DEV(GT_FILE_INTERVAL_MS), &interval));
+	snprintf(ival, sizeof(ival), "%lld", interval);
+
+	ASSERT_LT(0, gt_read(DEV(GT_FILE_INFO), self->buf, sizeof(self->buf), 4096));
+	ASSERT_FALSE(gt_has_kernel_pointer(self->buf));
+	ASSERT_EQ('\n', self->buf[strlen(self->buf) - 1]);
+	n = gt_lines(self->buf, lines, 64);
+	ASSERT_EQ(nkeys, (size_t)n) TH_LOG("%d lines, want %zu", n, nkeys);
+	for (size_t i = 0; i < nkeys; i++) {
+		size_t kl = strlen(keys[i]);
+		const char *v = lines[i] + kl + 2;
+
+		ASSERT_EQ(0, strncmp(lines[i], keys[i], kl)) TH_LOG("line %zu '%s', want key %s",
+								    i, lines[i], keys[i]);
+		ASSERT_EQ(0, strncmp(lines[i] + kl, ": ", 2)) TH_LOG("line '%s'", lines[i]);
+		ASSERT_NE('\0', *v) TH_LOG("empty value: '%s'", lines[i]);
+		if (want[i]) {
+			EXPECT_STREQ(want[i], v) TH_LOG("key %s", keys[i]);
+			continue;
+		}
+		if (!strcmp(v, GT_UNAVAILABLE))
+			continue;
+		if (!strcmp(keys[i], GT_INFO_SUBSYS_VENDOR) || !strcmp(keys[i], GT_INFO_SUBSYS_DEVICE)) {
+			unsigned int x;
+			char tail;
+
+			EXPECT_EQ(1, sscanf(v, "0x%4x%c", &x, &tail)) TH_LOG("%s", lines[i]);
+			EXPECT_EQ(6u, strlen(v)) TH_LOG("%s", lines[i]);
+		} else if (!strcmp(keys[i], GT_INFO_MCLK_MAX) || !strcmp(keys[i], GT_INFO_PCIE_WIDTH)) {
+			EXPECT_TRUE(gt_is_int(v) && atoll(v) > 0) TH_LOG("%s", lines[i]);
+		} else if (!strcmp(keys[i], GT_INFO_PCIE_SPEED)) {
+			double gts;
+			char unit[16];
+
+			EXPECT_EQ(2, sscanf(v, "%lf %15s", &gts, unit)) TH_LOG("%s", lines[i]);
+			EXPECT_STREQ("GT/s", unit);
+		}
+	}
+}
+
+/* cu_count: one integer, the active count of info. */
+TEST_F(dev, cu_count)
+{
+	long long cu = -1;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	ASSERT_EQ(0, gt_read_ll(DEV(GT_FILE_CU_COUNT), &cu));
+	EXPECT_EQ(atoll(variant->cu_active), cu);
+}
+
+/* sensors: every reading in GT_SENSORS order, "key: value unit". */
+TEST_F(dev, sensors)
+{
+	char *lines[64];
+	long long v[GT_S_COUNT];
+	bool have[GT_S_COUNT] = { false };
+	int n;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	ASSERT_LT(0, gt_read(DEV(GT_FILE_SENSORS), self->buf, sizeof(self->buf), 4096));
+	ASSERT_FALSE(gt_has_kernel_pointer(self->buf));
+	ASSERT_EQ('\n', self->buf[strlen(self->buf) - 1]);
+	n = gt_lines(self->buf, lines, 64);
+	ASSERT_EQ(GT_S_COUNT, n) TH_LOG("%d lines, want %d", n, GT_S_COUNT);
+	for (int k = 0; k < GT_S_COUNT; k++) {
+		char key[64], val[64], unit[16], extra[4];
+		int f = sscanf(lines[k], "%63[^:]: %63s %15s %3s", key, val, unit, extra);
+
+		ASSERT_STREQ(gt_sensor_keys[k], key) TH_LOG("line %d '%s'", k, lines[k]);
+		if (f == 2) {
+			EXPECT_STREQ(GT_UNAVAILABLE, val) TH_LOG("'%s'", lines[k]);
+			continue;
+		}
+		ASSERT_EQ(3, f) TH_LOG("'%s'", lines[k]);
+		ASSERT_TRUE(gt_is_int(val)) TH_LOG("'%s'", lines[k]);
+		EXPECT_STREQ(gt_sensor_units[k], unit) TH_LOG("'%s'", lines[k]);
+		v[k] = atoll(val);
+		have[k] = true;
+	}
+	/* Exactly the readings the profile lacks are unavailable. */
+	for (int k = 0; k < GT_S_COUNT; k++) {
+		EXPECT_EQ(!(variant->lacks & (1u << k)), have[k])
+			TH_LOG("%s: %s", gt_sensor_keys[k], lines[k]);
+	}
+	/* Plausible values (the formulas are checked in gt_sim). */
+	EXPECT_TRUE(v[GT_S_TEMP_EDGE] > 0 && v[GT_S_TEMP_EDGE] < 150000);
+	if (have[GT_S_TEMP_JUNCTION]) {
+		EXPECT_TRUE(v[GT_S_TEMP_JUNCTION] >= v[GT_S_TEMP_EDGE] &&
+			    v[GT_S_TEMP_JUNCTION] < 150000);
+	}
+	EXPECT_TRUE(v[GT_S_SCLK] > 0 && v[GT_S_SCLK] <= atoll(variant->sclk_max))
+		TH_LOG("sclk %lld", v[GT_S_SCLK]);
+	EXPECT_TRUE(v[GT_S_MCLK] > 0 && v[GT_S_MCLK] <= atoll(variant->mclk_max));
+	EXPECT_TRUE(v[GT_S_POWER_AVG] > 0 && v[GT_S_POWER_AVG] < 500000);
+	EXPECT_TRUE(v[GT_S_GPU_BUSY] >= 0 && v[GT_S_GPU_BUSY] <= 100);
+	EXPECT_TRUE(v[GT_S_MEM_BUSY] >= 0 && v[GT_S_MEM_BUSY] <= 100);
+	EXPECT_TRUE(v[GT_S_FAN_PWM] >= 0 && v[GT_S_FAN_PWM] <= 255);
+	EXPECT_EQ(variant->vram_total, v[GT_S_VRAM_TOTAL]);
+	EXPECT_TRUE(v[GT_S_VRAM_USED] > 0 && v[GT_S_VRAM_USED] <= v[GT_S_VRAM_TOTAL]);
+}
+
+/* history: whole sample lines, timestamps increasing and in the past. */
+TEST_F(dev, history)
+{
+	static struct gt_hline h[4096];
+	char bad[1024];
+	long long now = gt_now_ns();
+	int fd, n;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	take_samples(_metadata, self->id);
+	now = gt_now_ns();
+	fd = open(DEV(GT_FILE_HISTORY), O_RDONLY);
+	ASSERT_LE(0, fd);
+	n = gt_read_history(fd, self->buf, sizeof(self->buf), 65536, h, 4096, bad, sizeof(bad));
+	close(fd);
+	ASSERT_LE(0, n) TH_LOG("malformed history line %d: '%s'", -n - 1, bad);
+	ASSERT_LE(2, n) TH_LOG("only %d samples", n);
+	ASSERT_FALSE(gt_has_kernel_pointer(self->buf));
+	for (int i = 0; i < n; i++) {
+		ASSERT_FALSE(h[i].lost) TH_LOG("'lost' on a first read");
+		EXPECT_GT(now, h[i].ts);
+		if (i) {
+			EXPECT_LT(h[i - 1].ts, h[i].ts);
+		}
+		EXPECT_EQ(~variant->lacks & ((1u << GT_S_COUNT) - 1), h[i].valid)
+			TH_LOG("sample %d: readings 0x%x", i, h[i].valid);
+	}
+	/* Within the last second: CLOCK_MONOTONIC, not another clock. */
+	EXPECT_GT(h[n - 1].ts, now - 1000000000LL);
+}
+
+/* stats: "since <ns>", one line per reading in order, "sampler:" last. */
+TEST_F(dev, stats)
+{
+	char *lines[64], key[64], unit[16], extra[4];
+	long long since, mn, avg, mx, cnt, ns;
+	int n, l = 0;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	take_samples(_metadata, self->id);
+	ASSERT_LT(0, gt_read(DEV(GT_FILE_STATS), self->buf, sizeof(self->buf), 4096));
+	ASSERT_FALSE(gt_has_kernel_pointer(self->buf));
+	ASSERT_EQ('\n', self->buf[strlen(self->buf) - 1]);
+	n = gt_lines(self->buf, lines, 64);
+	ASSERT_EQ(1, sscanf(lines[l], "since %lld %3s", &since, extra)) TH_LOG("'%s'", lines[l]);
+	EXPECT_GT(gt_now_ns(), since);
+	l++;
+	for (int k = 0; k < GT_S_COUNT; k++, l++) {
+		ASSERT_GT(n, l);
+		snprintf(key, sizeof(key), "%s: " GT_UNAVAILABLE, gt_sensor_keys[k]);
+		if (!strcmp(lines[l], key))
+			continue;
+		ASSERT_EQ(6, sscanf(lines[l], "%63[^:]: min=%lld avg=%lld max=%lld unit=%15s samples=%lld %3s",
+				    key, &mn, &avg, &mx, unit, &cnt, extra)) TH_LOG("'%s'", lines[l]);
+		EXPECT_STREQ(gt_sensor_keys[k], key);
+		EXPECT_STREQ(gt_sensor_units[k], unit);
+		EXPECT_LE(mn, avg) TH_LOG("'%s'", lines[l]);
+		EXPECT_LE(avg, mx) TH_LOG("'%s'", lines[l]);
+		EXPECT_LT(0, cnt) TH_LOG("'%s'", lines[l]);
+	}
+	/* The module's own cost line, last. */
+	ASSERT_EQ(n, l + 1) TH_LOG("%d lines after the readings", n - l);
+	ASSERT_EQ(2, sscanf(lines[l], "sampler: samples=%lld cpu_ns=%lld %3s", &cnt, &ns, extra))
+		TH_LOG("'%s'", lines[l]);
+	EXPECT_LT(0, cnt);
+	EXPECT_LE(0, ns);
+}
+
+TEST_F(dev, interval_ms_default)
+{
+	long long v = -1;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	ASSERT_EQ(0, gt_read_ll(DEV(GT_FILE_INTERVAL_MS), &v));
+	EXPECT_EQ(100, v) TH_LOG("the module's default interval_ms is 100");
+}
+
+TEST_F(dev, load_and_fail_sensors_defaults)
+{
+	long long load = -1;
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	ASSERT_EQ(0, gt_read_ll(DEV(GT_FILE_LOAD), &load));
+	EXPECT_TRUE(load >= 0 && load <= 100) TH_LOG("load %lld", load);
+	ASSERT_LT(0, gt_read(DEV(GT_FILE_FAIL_SENSORS), self->buf, sizeof(self->buf), 4096));
+	EXPECT_STREQ(GT_NONE "\n", self->buf);
+}
+
+/* Static files read 1 byte at a time give the same text; seeks land right. */
+TEST_F(dev, tiny_reads_and_seeks)
+{
+	static const char *const files[] = { GT_FILE_INFO, GT_FILE_CU_COUNT, GT_FILE_INTERVAL_MS };
+	static char whole[65536], tiny[65536];
+
+	GT_SKIP_IF_SETUP_SKIPPED();
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		ssize_t a, b;
+		off_t off;
+		int fd;
+
+		a = gt_read(DEV(files[i]), whole, sizeof(whole), sizeof(whole));
+		ASSERT_LT(0, a);
+		b = gt_read(DEV(files[i]), tiny, sizeof(tiny), 1);
+		ASSERT_EQ(a, b) TH_LOG("%s", files[i]);
+		EXPECT_STREQ(whole, tiny) TH_LOG("%s", files[i]);
+
+		fd = open(DEV(files[i]), O_RDONLY);
+		ASSERT_LE(0, fd);
+		off = a / 2;
+		ASSERT_EQ(off, lseek(fd, off, SEEK_SET));
+		ASSERT_EQ(a - off, gt_read_fd(fd, tiny, sizeof(tiny), 7)) TH_LOG("%s", files[i]);
+		EXPECT_STREQ(whole + off, tiny) TH_LOG("%s from %ld", files[i], (long)off);
+		ASSERT_EQ(0, lseek(fd, 0, SEEK_SET));
+		ASSERT_EQ(a, gt_read_fd(fd, tiny, sizeof(tiny), 3));
+		EXPECT_STREQ(whole, tiny);
+		close(fd);
+	}
+}
+
+GT_HARNESS_MAIN
