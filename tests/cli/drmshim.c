@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: MIT
+/*
+ * drmshim: a test-only LD_PRELOAD library that answers for fake DRM
+ * devices at the kernel interface, the way Mesa's drm-shim runs Mesa's
+ * drivers without a GPU. The real libdrm and libdrm_amdgpu run on top.
+ *
+ * Paths under /dev/dri, /sys/dev/char, /sys/devices/pci*,
+ * /sys/bus/pci/devices and /sys/kernel/debug/gputelemetry are redirected into $NBSHIM_ROOT, a
+ * directory tree built by tests/cli/mkroot (sysfs files, symlinks, and
+ * plain files standing for the device nodes). stat()/fstat() of a node
+ * file report a character device of major 226 and the node's minor;
+ * ioctl() on it answers DRM_IOCTL_VERSION and DRM_IOCTL_AMDGPU_INFO from
+ * the fixture (fixture_navi14.h) and the PCI ids in the tree.
+ *
+ * $NBSHIM_QUIRKS, comma-separated:
+ *   eacces        opening a render node fails with EACCES
+ *   new-power     the kernel answers input power (0xC) and rejects average
+ *                 power (newer kernels); default: the reverse (Linux 6.1)
+ *   no-power      both power queries rejected
+ *   old-kernel    AMDGPU_INFO_DEV_INFO answers only its first 200 bytes
+ *                 (num_cu_per_sh and later unknown), no VBIOS query
+ *   no-libdrm-amdgpu  dlopen("libdrm_amdgpu.so.1") fails, as where it is
+ *                 not installed
+ *   trace         log every redirected path to stderr
+ * $NBSHIM_COUNT_FILE: when set, each ioctl appends one byte there (tests
+ * use it to check that a suspended GPU was not touched).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <drm.h>
+#include <amdgpu_drm.h>
+
+#include "fixture_navi14.h"
+
+#define DRM_MAJOR 226
+#define MAX_NODES 16
+
+static const char *const prefixes[] = {
+	"/dev/dri", "/sys/dev/char", "/sys/devices/pci", "/sys/kernel/debug/gputelemetry",
+	"/sys/class/drm", "/sys/bus/pci/devices",
+};
+
+static struct {
+	bool init;
+	char root[PATH_MAX];		/* as given */
+	char root_real[PATH_MAX];	/* realpath of it */
+	bool eacces, new_power, no_power, old_kernel, no_amdgpu_lib, trace;
+	int nnodes;
+	struct {
+		dev_t dev;
+		ino_t ino;
+		unsigned int minor;
+		char name[32];
+	} nodes[MAX_NODES];
+	unsigned long calls;
+} S;
+
+static int (*real_open)(const char *, int, ...);
+static int (*real_open64)(const char *, int, ...);
+static int (*real_openat)(int, const char *, int, ...);
+static FILE *(*real_fopen)(const char *, const char *);
+static FILE *(*real_fopen64)(const char *, const char *);
+static int (*real_stat)(const char *, struct stat *);
+static int (*real_stat64)(const char *, struct stat64 *);
+static int (*real_lstat)(const char *, struct stat *);
+static int (*real_lstat64)(const char *, struct stat64 *);
+static int (*real_fstat)(int, struct stat *);
+static int (*real_fstat64)(int, struct stat64 *);
+static int (*real_access)(const char *, int);
+static DIR *(*real_opendir)(const char *);
+static ssize_t (*real_readlink)(const char *, char *, size_t);
+static char *(*real_realpath)(const char *, char *);
+static int (*real_ioctl)(int, unsigned long, ...);
+
+#define LOAD(sym) (*(void **)&real_##sym = dlsym(RTLD_NEXT, #sym))
+
+static void shim_init(void)
+{
+	const char *root = getenv("NBSHIM_ROOT");
+	const char *q = getenv("NBSHIM_QUIRKS");
+	char path[PATH_MAX];
+	DIR *d;
+	struct dirent *de;
+
+	if (S.init)
+		return;
+	S.init = true;
+	LOAD(open);
+	LOAD(open64);
+	LOAD(openat);
+	LOAD(fopen);
+	LOAD(fopen64);
+	LOAD(stat);
+	LOAD(stat64);
+	LOAD(lstat);
+	LOAD(lstat64);
+	LOAD(fstat);
+	LOAD(fstat64);
+	LOAD(access);
+	LOAD(opendir);
+	LOAD(readlink);
+	LOAD(realpath);
+	LOAD(ioctl);
+	if (!root || !*root)
+		return;
+	snprintf(S.root, sizeof(S.root), "%s", root);
+	if (!real_realpath(root, S.root_real))
+		snprintf(S.root_real, sizeof(S.root_real), "%s", root);
+	if (q) {
+		S.eacces = strstr(q, "eacces") != NULL;
+		S.new_power = strstr(q, "new-power") != NULL;
+		S.no_power = strstr(q, "no-power") != NULL;
+		S.old_kernel = strstr(q, "old-kernel") != NULL;
+		S.trace = strstr(q, "trace") != NULL;
+		S.no_amdgpu_lib = strstr(q, "no-libdrm-amdgpu") != NULL;
+	}
+	/* The node files: their identity tells fds of fake nodes apart. */
+	snprintf(path, sizeof(path), "%s/dev/dri", S.root);
+	d = real_opendir(path);
+	while (d && (de = readdir(d)) && S.nnodes < MAX_NODES) {
+		struct stat st;
+		unsigned int minor;
+		char file[PATH_MAX];
+
+		if (sscanf(de->d_name, "renderD%u", &minor) != 1 &&
+		    sscanf(de->d_name, "card%u", &minor) != 1)
+			continue;
+		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+		if (real_stat(file, &st))
+			continue;
+		S.nodes[S.nnodes].dev = st.st_dev;
+		S.nodes[S.nnodes].ino = st.st_ino;
+		S.nodes[S.nnodes].minor = minor;
+		snprintf(S.nodes[S.nnodes].name, sizeof(S.nodes[0].name), "%s", de->d_name);
+		S.nnodes++;
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Before main(): wrappers may run before any redirect() call. */
+__attribute__((constructor)) static void shim_ctor(void)
+{
+	shim_init();
+}
+
+/* The path to use for p: redirected into the root, or p itself. */
+static const char *redirect(const char *p, char *buf, size_t n)
+{
+	shim_init();
+	if (!S.root[0] || !p || p[0] != '/')
+		return p;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t l = strlen(prefixes[i]);
+
+		if (!strncmp(p, prefixes[i], l)) {
+			snprintf(buf, n, "%s%s", S.root, p);
+			if (S.trace)
+				fprintf(stderr, "drmshim: %s -> %s\n", p, buf);
+			return buf;
+		}
+	}
+	return p;
+}
+
+static int node_of(dev_t dev, ino_t ino)
+{
+	for (int i = 0; i < S.nnodes; i++)
+		if (S.nodes[i].dev == dev && S.nodes[i].ino == ino)
+			return i;
+	return -1;
+}
+
+static void patch_stat(struct stat *st)
+{
+	int i = node_of(st->st_dev, st->st_ino);
+
+	if (i < 0)
+		return;
+	st->st_mode = S_IFCHR | (st->st_mode & 07777);
+	st->st_rdev = makedev(DRM_MAJOR, S.nodes[i].minor);
+}
+
+static void patch_stat64(struct stat64 *st)
+{
+	int i = node_of(st->st_dev, st->st_ino);
+
+	if (i < 0)
+		return;
+	st->st_mode = S_IFCHR | (st->st_mode & 07777);
+	st->st_rdev = makedev(DRM_MAJOR, S.nodes[i].minor);
+}
+
+static bool is_render_node(const char *p)
+{
+	return !strncmp(p, "/dev/dri/renderD", 16);
+}
+
+#define OPEN_MODE(flags, mode)					\
+	do {							\
+		if ((flags) & (O_CREAT | O_TMPFILE)) {		\
+			va_list ap;				\
+			va_start(ap, flags);			\
+			mode = va_arg(ap, int);			\
+			va_end(ap);				\
+		}						\
+	} while (0)
+
+int open(const char *p, int flags, ...)
+{
+	char buf[PATH_MAX];
+	int mode = 0;
+
+	OPEN_MODE(flags, mode);
+	shim_init();
+	if (S.root[0] && S.eacces && is_render_node(p)) {
+		errno = EACCES;
+		return -1;
+	}
+	const char *rp = redirect(p, buf, sizeof(buf));
+
+	return real_open(rp, flags, mode);
+}
+
+int open64(const char *p, int flags, ...)
+{
+	char buf[PATH_MAX];
+	int mode = 0;
+
+	OPEN_MODE(flags, mode);
+	shim_init();
+	if (S.root[0] && S.eacces && is_render_node(p)) {
+		errno = EACCES;
+		return -1;
+	}
+	const char *rp = redirect(p, buf, sizeof(buf));
+
+	return real_open64(rp, flags, mode);
+}
+
+int openat(int dirfd, const char *p, int flags, ...)
+{
+	char buf[PATH_MAX];
+	int mode = 0;
+
+	OPEN_MODE(flags, mode);
+	shim_init();
+	if (S.root[0] && S.eacces && is_render_node(p)) {
+		errno = EACCES;
+		return -1;
+	}
+	return real_openat(dirfd, redirect(p, buf, sizeof(buf)), flags, mode);
+}
+
+FILE *fopen(const char *p, const char *m)
+{
+	char buf[PATH_MAX];
+
+	const char *rp = redirect(p, buf, sizeof(buf));
+
+	return real_fopen(rp, m);
+}
+
+FILE *fopen64(const char *p, const char *m)
+{
+	char buf[PATH_MAX];
+
+	const char *rp = redirect(p, buf, sizeof(buf));
+
+	return real_fopen64(rp, m);
+}
+
+int stat(const char *p, struct stat *st)
+{
+	char buf[PATH_MAX];
+	const char *rp = redirect(p, buf, sizeof(buf));
+	int r = real_stat(rp, st);
+
+	if (!r)
+		patch_stat(st);
+	return r;
+}
+
+int stat64(const char *p, struct stat64 *st)
+{
+	char buf[PATH_MAX];
+	const char *rp = redirect(p, buf, sizeof(buf));
+	int r = real_stat64(rp, st);
+
+	if (!r)
+		patch_stat64(st);
+	return r;
+}
+
+int lstat(const char *p, struct stat *st)
+{
+	char buf[PATH_MAX];
+	const char *rp = redirect(p, buf, sizeof(buf));
+	int r = real_lstat(rp, st);
+
+	if (!r)
+		patch_stat(st);
+	return r;
+}
+
+int lstat64(const char *p, struct stat64 *st)
+{
+	char buf[PATH_MAX];
+	const char *rp = redirect(p, buf, sizeof(buf));
+	int r = real_lstat64(rp, st);
+
+	if (!r)
+		patch_stat64(st);
+	return r;
+}
+
+int fstat(int fd, struct stat *st)
+{
+	int r;
+
+	shim_init();
+	r = real_fstat(fd, st);
+	if (!r)
+		patch_stat(st);
+	return r;
+}
+
+int fstat64(int fd, struct stat64 *st)
+{
+	int r;
+
+	shim_init();
+	r = real_fstat64(fd, st);
+	if (!r)
+		patch_stat64(st);
+	return r;
+}
+
+int access(const char *p, int mode)
+{
+	char buf[PATH_MAX];
+
+	const char *rp = redirect(p, buf, sizeof(buf));
+
+	return real_access(rp, mode);
+}
+
+DIR *opendir(const char *p)
+{
+	char buf[PATH_MAX];
+
+	const char *rp = redirect(p, buf, sizeof(buf));
+
+	return real_opendir(rp);
+}
+
+ssize_t readlink(const char *p, char *out, size_t n)
+{
+	char buf[PATH_MAX];
+
+	const char *rp = redirect(p, buf, sizeof(buf));
+
+	return real_readlink(rp, out, n);
+}
+
+char *realpath(const char *p, char *out)
+{
+	char buf[PATH_MAX];
+	const char *rp = redirect(p, buf, sizeof(buf));
+	char *r = real_realpath(rp, out);
+	size_t l = strlen(S.root_real);
+
+	/* Give back the path as the program would see it, outside the root. */
+	if (r && rp != p && l && !strncmp(r, S.root_real, l) && r[l] == '/')
+		memmove(r, r + l, strlen(r + l) + 1);
+	return r;
+}
+
+char *__realpath_chk(const char *p, char *out, size_t n)
+{
+	(void)n;
+	return realpath(p, out);
+}
+
+void *dlopen(const char *file, int mode)
+{
+	static void *(*real_dlopen)(const char *, int);
+
+	if (!real_dlopen)
+		*(void **)&real_dlopen = dlsym(RTLD_NEXT, "dlopen");
+	shim_init();
+	if (S.no_amdgpu_lib && file && strstr(file, "libdrm_amdgpu")) {
+		/* what dlerror() then says comes from the real dlopen of a
+		 * name that does not exist */
+		return real_dlopen("libdrm_amdgpu.so.1-not-installed", mode);
+	}
+	return real_dlopen(file, mode);
+}
+
+/* ---- ioctl ---- */
+
+static void count_call(void)
+{
+	const char *f = getenv("NBSHIM_COUNT_FILE");
+
+	if (f) {
+		int fd = real_open(f, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd >= 0) {
+			if (write(fd, "i", 1) < 0) {
+				/* nothing to do: the count is advisory */
+			}
+			close(fd);
+		}
+	}
+}
+
+/* The sysfs device directory of a node, inside the root. */
+static void node_sysdev(int node, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s/sys/dev/char/%d:%u/device", S.root, DRM_MAJOR, S.nodes[node].minor);
+}
+
+static unsigned int sysfs_hex(int node, const char *attr)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	unsigned int v = 0;
+	FILE *f;
+
+	node_sysdev(node, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	f = real_fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%x", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+static void node_driver(int node, char *out, size_t n)
+{
+	char path[PATH_MAX], dir[PATH_MAX], link[PATH_MAX];
+	ssize_t l;
+	const char *b;
+
+	node_sysdev(node, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/driver", dir);
+	l = real_readlink(path, link, sizeof(link) - 1);
+	if (l <= 0) {
+		snprintf(out, n, "unknown");
+		return;
+	}
+	link[l] = '\0';
+	b = strrchr(link, '/');
+	snprintf(out, n, "%s", b ? b + 1 : link);
+}
+
+static void copy_str(char *dst, __kernel_size_t *len, const char *src)
+{
+	size_t l = strlen(src);
+
+	if (dst && *len)
+		memcpy(dst, src, l < *len ? l : *len);
+	*len = l;
+}
+
+static int drm_version(int node, struct drm_version *v)
+{
+	char name[64];
+
+	node_driver(node, name, sizeof(name));
+	v->version_major = FIX_DRM_MAJOR;
+	v->version_minor = FIX_DRM_MINOR;
+	v->version_patchlevel = 0;
+	copy_str(v->name, &v->name_len, name);
+	copy_str(v->date, &v->date_len, "20150101");
+	copy_str(v->desc, &v->desc_len, "AMD GPU");
+	return 0;
+}
+
+static int answer(struct drm_amdgpu_info *req, const void *data, size_t size)
+{
+	size_t n = req->return_size < size ? req->return_size : size;
+
+	memcpy((void *)(uintptr_t)req->return_pointer, data, n);
+	return 0;
+}
+
+static int sensor(struct drm_amdgpu_info *req)
+{
+	unsigned long k = S.calls++;
+	uint32_t v;
+
+	switch (req->sensor_info.type) {
+	case AMDGPU_INFO_SENSOR_GFX_SCLK:
+		v = FIX_SENSOR_SCLK_MHZ - (uint32_t)(k % 8) * 25;
+		break;
+	case AMDGPU_INFO_SENSOR_GFX_MCLK:
+		v = FIX_SENSOR_MCLK_MHZ;
+		break;
+	case AMDGPU_INFO_SENSOR_GPU_TEMP:
+		v = FIX_SENSOR_TEMP_MC + (uint32_t)(k % 5) * 500;
+		break;
+	case AMDGPU_INFO_SENSOR_GPU_LOAD:
+		v = FIX_SENSOR_LOAD - (uint32_t)(k % 4);
+		break;
+	case AMDGPU_INFO_SENSOR_GPU_AVG_POWER:
+		if (S.new_power || S.no_power)
+			return -EINVAL;
+		v = FIX_SENSOR_POWER_W;
+		break;
+	case 0xc:	/* AMDGPU_INFO_SENSOR_GPU_INPUT_POWER, Linux 6.5+ */
+		if (!S.new_power || S.no_power)
+			return -EINVAL;
+		v = FIX_SENSOR_POWER_W + 2;
+		break;
+	case AMDGPU_INFO_SENSOR_VDDGFX:
+		v = FIX_SENSOR_VDDGFX_MV;
+		break;
+	case AMDGPU_INFO_SENSOR_VDDNB:
+		/* a discrete GPU has no northbridge rail: the kernel says so */
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+	return answer(req, &v, sizeof(v));
+}
+
+static int amdgpu_info(int node, struct drm_amdgpu_info *req)
+{
+	char drv[64];
+
+	node_driver(node, drv, sizeof(drv));
+	if (strcmp(drv, "amdgpu"))
+		return -EINVAL;
+
+	switch (req->query) {
+	case AMDGPU_INFO_ACCEL_WORKING: {
+		uint32_t one = 1;
+
+		return answer(req, &one, sizeof(one));
+	}
+	case AMDGPU_INFO_DEV_INFO: {
+		struct drm_amdgpu_info_device di;
+
+		fixture_dev_info(&di);
+		di.device_id = sysfs_hex(node, "device");
+		di.pci_rev = sysfs_hex(node, "revision");
+		return answer(req, &di, S.old_kernel && sizeof(di) > 200 ? 200 : sizeof(di));
+	}
+	case AMDGPU_INFO_MEMORY: {
+		struct drm_amdgpu_memory_info m;
+
+		fixture_memory(&m);
+		return answer(req, &m, sizeof(m));
+	}
+	case AMDGPU_INFO_VRAM_USAGE: {
+		uint64_t u = FIX_VRAM_USED;
+
+		return answer(req, &u, sizeof(u));
+	}
+	case AMDGPU_INFO_READ_MMR_REG: {
+		uint32_t *out = (uint32_t *)(uintptr_t)req->return_pointer;
+
+		for (uint32_t i = 0; i < req->read_mmr_reg.count; i++) {
+			uint32_t reg = req->read_mmr_reg.dword_offset + i;
+
+			if (reg != FIX_REG_GB_ADDR_CONFIG)
+				return -EINVAL;
+			out[i] = FIX_GB_ADDR_CONFIG;
+		}
+		return 0;
+	}
+	case AMDGPU_INFO_FW_VERSION: {
+		struct drm_amdgpu_info_firmware fw;
+
+		if (fixture_firmware(req->query_fw.fw_type, &fw))
+			return -EINVAL;
+		return answer(req, &fw, sizeof(fw));
+	}
+	case AMDGPU_INFO_VBIOS: {
+		struct drm_amdgpu_info_vbios vb;
+
+		if (S.old_kernel || req->vbios_info.type != AMDGPU_INFO_VBIOS_INFO)
+			return -EINVAL;
+		fixture_vbios(&vb);
+		return answer(req, &vb, sizeof(vb));
+	}
+	case AMDGPU_INFO_SENSOR:
+		return sensor(req);
+	default:
+		return -EINVAL;
+	}
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	struct stat st;
+	va_list ap;
+	void *arg;
+	int node, r;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	shim_init();
+	if (!S.root[0] || real_fstat(fd, &st) || (node = node_of(st.st_dev, st.st_ino)) < 0)
+		return real_ioctl(fd, req, arg);
+
+	count_call();
+	if (req == DRM_IOCTL_VERSION)
+		r = drm_version(node, arg);
+	else if (req == DRM_IOCTL_AMDGPU_INFO)
+		r = amdgpu_info(node, arg);
+	else
+		r = -ENOTTY;
+	if (S.trace)
+		fprintf(stderr, "drmshim: ioctl %s 0x%lx -> %d\n", S.nodes[node].name, req, r);
+	if (r) {
+		errno = -r;
+		return -1;
+	}
+	return 0;
+}

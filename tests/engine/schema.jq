@@ -1,0 +1,32 @@
+# The navibench run result, schema version 1 (user/engine/result-schema.md),
+# for a full --quick run on the CPU: jq -e -f schema.jq result.json
+def num: type == "number";
+def str: type == "string";
+def numornull: type == "number" or type == "null";
+
+.schema == "navibench-run" and .schema_version == 1 and (.date | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))
+and (.device.index | num) and (.device.kind | IN("cpu", "hip", "amdgpu"))
+and (.device.name | str) and .device.backend == "cpu" and (.device.backend_detail | str)
+and (.device.note | str)
+and .configuration.quick == true and (.configuration.threads | num) and (.configuration.seed | num)
+and (.configuration.weights | type == "null" or type == "string")
+and (.configuration.peak_gflops | num) and (.configuration.peak_source | str)
+and (.tests | length == 5)
+and ([.tests[].name] | sort == ["convlstm-color", "convlstm-gates", "convlstm-mono", "fp32-peak", "mem-bandwidth"])
+and all(.tests[];
+	(.value | num) and .value > 0 and (.best | num) and .best >= .value * 0.999
+	and (.unit | IN("frames/s", "GFLOP/s", "GB/s"))
+	and (.cv | num) and (.median_s | num) and (.min_s | num) and .min_s <= .median_s
+	and .repeats >= 2 and (.work_per_repeat | num)
+	and (.gflops | numornull) and (.percent_of_peak | numornull)
+	and .standard == true and .status == "ok" and .error == null
+	and (.validation.pass == true) and (.validation.max_abs_error | num)
+	and (.validation.max_rel_error | num) and (.validation.tolerance_abs | num)
+	and (.validation.tolerance_rel | num) and (.validation.input | str)
+	and (.validation.reason | str and length > 20)
+	and (.score | num) and (.reference_value | num) and (.description | str))
+and all(.tests[] | select(.name | startswith("convlstm")); (.percent_of_peak | num) and (.gflops | num) and .batch >= 1)
+and all(.tests[] | select(.name | startswith("convlstm-m") or startswith("convlstm-co")); .frames >= 1)
+and (.score.value | num) and (.score.method | str)
+and (.score.reference | (.machine | str) and (.cpu | str) and (.date | str) and (.command | str))
+and .valid == true

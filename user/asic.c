@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ASIC identity from family and external revision: see asic.h.
+ *
+ * The external revision ranges are those of Mesa's
+ * src/amd/addrlib/src/amdgpu_asic_addr.h and the kernel's nv.c/soc21.c
+ * (adev->external_rev_id = rev_id + base, one base per ASIC).
+ */
+#include <stddef.h>
+
+#include "asic.h"
+
+/* Family ids of AMDGPU_INFO_DEV_INFO (kernel amdgpu_drm.h). */
+#define FAM_SI		110
+#define FAM_CI		120
+#define FAM_KV		125
+#define FAM_VI		130
+#define FAM_CZ		135
+#define FAM_AI		141
+#define FAM_RV		142
+#define FAM_NV		143
+#define FAM_VGH		144
+#define FAM_GFX1100	145
+#define FAM_YC		146
+#define FAM_GFX1103	148
+#define FAM_GFX1036	149
+#define FAM_GFX1150	150
+#define FAM_GFX1037	151
+
+struct range {
+	uint32_t family, first, end;	/* external_rev in [first, end) */
+	const char *name, *gfx;
+};
+
+static const struct range ranges[] = {
+	{ FAM_AI, 0x01, 0x14, "Vega 10", "gfx900" },
+	{ FAM_AI, 0x14, 0x28, "Vega 12", "gfx904" },
+	{ FAM_AI, 0x28, 0x32, "Vega 20", "gfx906" },
+	{ FAM_AI, 0x32, 0x3c, "Arcturus", "gfx908" },
+	{ FAM_AI, 0x3c, 0xff, "Aldebaran", "gfx90a" },
+	{ FAM_NV, 0x01, 0x0a, "Navi 10", "gfx1010" },
+	{ FAM_NV, 0x0a, 0x14, "Navi 12", "gfx1011" },
+	{ FAM_NV, 0x14, 0x28, "Navi 14", "gfx1012" },
+	{ FAM_NV, 0x28, 0x32, "Navi 21", "gfx1030" },
+	{ FAM_NV, 0x32, 0x3c, "Navi 22", "gfx1031" },
+	{ FAM_NV, 0x3c, 0x46, "Navi 23", "gfx1032" },
+	{ FAM_NV, 0x46, 0xff, "Navi 24", "gfx1034" },
+	{ FAM_VGH, 0x01, 0xff, "Van Gogh", "gfx1033" },
+	{ FAM_YC, 0x01, 0xff, "Rembrandt", "gfx1035" },
+	{ FAM_GFX1036, 0x01, 0xff, "Raphael", "gfx1036" },
+	{ FAM_GFX1037, 0x01, 0xff, "Mendocino", "gfx1037" },
+	{ FAM_GFX1100, 0x01, 0x10, "Navi 31", "gfx1100" },
+	{ FAM_GFX1100, 0x10, 0x20, "Navi 33", "gfx1102" },
+	{ FAM_GFX1100, 0x20, 0xff, "Navi 32", "gfx1101" },
+	{ FAM_GFX1103, 0x01, 0xff, "Phoenix", "gfx1103" },
+};
+
+static const struct {
+	uint32_t id;
+	const char *name;
+	int gfx_major;
+} families[] = {
+	{ FAM_SI, "SI", 6 }, { FAM_CI, "CI", 7 }, { FAM_KV, "KV", 7 },
+	{ FAM_VI, "VI", 8 }, { FAM_CZ, "CZ", 8 }, { FAM_AI, "AI", 9 },
+	{ FAM_RV, "RV", 9 }, { FAM_NV, "NV", 10 }, { FAM_VGH, "VGH", 10 },
+	{ FAM_GFX1100, "GFX1100", 11 }, { FAM_YC, "YC", 10 },
+	{ FAM_GFX1103, "GFX1103", 11 }, { FAM_GFX1036, "GFX1036", 10 },
+	{ FAM_GFX1150, "GFX1150", 11 }, { FAM_GFX1037, "GFX1037", 10 },
+};
+
+struct nb_asic nb_asic_lookup(uint32_t family, uint32_t external_rev)
+{
+	struct nb_asic a = { NULL, NULL, NULL, 0 };
+
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		if (families[i].id == family) {
+			a.family = families[i].name;
+			a.gfx_major = families[i].gfx_major;
+		}
+	}
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+		if (ranges[i].family == family && external_rev >= ranges[i].first &&
+		    external_rev < ranges[i].end) {
+			a.name = ranges[i].name;
+			a.gfx = ranges[i].gfx;
+		}
+	}
+	return a;
+}
+
+/* As Mesa's ac_memory_ops_per_clock(): transfers per memory clock. */
+unsigned int nb_vram_ops_per_clock(uint32_t t)
+{
+	switch (t) {
+	case 1:			/* GDDR1 */
+	case 2:			/* DDR2 */
+	case 6:			/* HBM */
+	case 7:			/* DDR3 */
+	case 8:			/* DDR4 */
+		return 2;
+	case 3:			/* GDDR3 */
+	case 4:			/* GDDR4 */
+	case 5:			/* GDDR5 */
+	case 10:		/* DDR5 */
+		return 4;
+	case 9:			/* GDDR6 */
+		return 16;
+	default:
+		return 0;
+	}
+}
+
+const char *nb_vram_type_name(uint32_t t)
+{
+	static const char *const names[] = {
+		"unknown", "GDDR1", "DDR2", "GDDR3", "GDDR4", "GDDR5", "HBM",
+		"DDR3", "DDR4", "GDDR6", "DDR5", "LPDDR4", "LPDDR5",
+	};
+
+	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "unknown";
+}

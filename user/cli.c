@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Option parsing shared by every command: see cli.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "navibench.h"
+
+static const struct cli_option common_device =
+	CLI_STRING_OPT("device", 'd', NULL, "DEV",
+		       "the device: an index from 'navibench list', a PCI address "
+		       "(0000:03:00.0) or cpu (default: 0)");
+static const struct cli_option common_json =
+	{ .name = "json", .short_name = 'j', .type = CLI_T_STRING,
+	  .metavar = "[=FILE]",
+	  .help = "print JSON instead of text; to FILE when given (- for stdout)" };
+static const struct cli_option common_help =
+	CLI_FLAG_OPT("help", 'h', NULL, "show this help and exit");
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "navibench %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'navibench %s --help'\n", cmd);
+	return NB_EXIT_USAGE;
+}
+
+bool cli_parse_duration(const char *s, unsigned long *ms)
+{
+	char *end;
+	double v, scale;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return false;
+	if (!strcmp(end, "ms"))
+		scale = 1;
+	else if (!strcmp(end, "s") || !*end)
+		scale = 1000;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		scale = 60000;
+	else
+		return false;
+	v *= scale;
+	if (v > 1e12)
+		return false;
+	*ms = (unsigned long)llround(v);
+	return true;
+}
+
+static void fmt_duration(char *buf, size_t n, double ms)
+{
+	if (ms >= 60000 && fmod(ms, 60000) == 0)
+		snprintf(buf, n, "%.0fm", ms / 60000);
+	else if (ms >= 1000 && fmod(ms, 1000) == 0)
+		snprintf(buf, n, "%.0fs", ms / 1000);
+	else
+		snprintf(buf, n, "%.0fms", ms);
+}
+
+/* What a value of this option may be, for error messages. */
+static void accepted(const struct cli_option *o, char *buf, size_t n)
+{
+	char lo[32], hi[32];
+	size_t used;
+
+	switch (o->type) {
+	case CLI_T_INT:
+		snprintf(buf, n, "an integer from %.0f to %.0f", o->min, o->max);
+		break;
+	case CLI_T_DOUBLE:
+		snprintf(buf, n, "a number from %g to %g", o->min, o->max);
+		break;
+	case CLI_T_DURATION:
+		fmt_duration(lo, sizeof(lo), o->min);
+		fmt_duration(hi, sizeof(hi), o->max);
+		snprintf(buf, n, "a duration such as 500ms, 2s or 1.5s (a plain number is seconds), "
+			 "from %s to %s", lo, hi);
+		break;
+	case CLI_T_CHOICE:
+		used = (size_t)snprintf(buf, n, "one of:");
+		for (const char *const *c = o->choices; *c && used < n; c++)
+			used += (size_t)snprintf(buf + used, n - used, " %s", *c);
+		break;
+	default:
+		snprintf(buf, n, "a non-empty value");
+		break;
+	}
+}
+
+static int bad_value(const struct cli_spec *spec, const struct cli_option *o,
+		     const char *value)
+{
+	char acc[256];
+
+	accepted(o, acc, sizeof(acc));
+	return cli_usage_error(spec->name, "--%s: invalid value '%s'; expected %s",
+			       o->name, value, acc);
+}
+
+static int set_value(const struct cli_spec *spec, const struct cli_option *o,
+		     const char *value)
+{
+	char *end;
+
+	switch (o->type) {
+	case CLI_T_FLAG:
+		*(bool *)o->value = true;
+		return 0;
+	case CLI_T_STRING:
+		if (!*value)
+			return bad_value(spec, o, value);
+		*(const char **)o->value = value;
+		return 0;
+	case CLI_T_INT: {
+		long v;
+
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (errno || end == value || *end || v < o->min || v > o->max)
+			return bad_value(spec, o, value);
+		*(long *)o->value = v;
+		return 0;
+	}
+	case CLI_T_DOUBLE: {
+		double v;
+
+		errno = 0;
+		v = strtod(value, &end);
+		if (errno || end == value || *end || !isfinite(v) || v < o->min || v > o->max)
+			return bad_value(spec, o, value);
+		*(double *)o->value = v;
+		return 0;
+	}
+	case CLI_T_DURATION: {
+		unsigned long ms;
+
+		if (!cli_parse_duration(value, &ms) || ms < o->min || ms > o->max)
+			return bad_value(spec, o, value);
+		*(unsigned long *)o->value = ms;
+		return 0;
+	}
+	case CLI_T_CHOICE:
+		for (int i = 0; o->choices[i]; i++) {
+			if (!strcmp(o->choices[i], value)) {
+				*(int *)o->value = i;
+				return 0;
+			}
+		}
+		return bad_value(spec, o, value);
+	}
+	return bad_value(spec, o, value);
+}
+
+/* Print text from column col, wrapped at width, continuation lines at col. */
+static void print_wrapped(const char *text, int col, int width)
+{
+	int pos = col - 1;
+	const char *p = text;
+
+	while (*p) {
+		int len = (int)strcspn(p, " ");
+
+		/* each word comes after one space; a line starts at col - 1 */
+		if (pos >= col && pos + 1 + len > width) {
+			printf("\n%*s", col - 1, "");
+			pos = col - 1;
+		}
+		printf(" %.*s", len, p);
+		pos += len + 1;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	printf("\n");
+}
+
+static void help_line(const struct cli_option *o)
+{
+	char left[64];
+	char shortopt[8] = "    ";
+
+	if (o->short_name)
+		snprintf(shortopt, sizeof(shortopt), "-%c, ", o->short_name);
+	if (o->type == CLI_T_FLAG)
+		snprintf(left, sizeof(left), "%s--%s", shortopt, o->name);
+	else if (o->metavar && o->metavar[0] == '[')
+		snprintf(left, sizeof(left), "%s--%s%s", shortopt, o->name, o->metavar);
+	else
+		snprintf(left, sizeof(left), "%s--%s %s", shortopt, o->name,
+			 o->metavar ? o->metavar : "VALUE");
+	char text[512];
+	size_t used;
+
+	used = (size_t)snprintf(text, sizeof(text), "%s", o->help ? o->help : "");
+	if (o->type == CLI_T_CHOICE) {
+		for (int i = 0; o->choices[i] && used < sizeof(text); i++)
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s",
+						 i ? ", " : "; one of: ", o->choices[i]);
+	}
+	if (strlen(left) > 24)
+		printf("  %s\n  %-24s", left, "");
+	else
+		printf("  %-24s", left);
+	print_wrapped(text, 27, 79);
+}
+
+void cli_help(const struct cli_spec *spec)
+{
+	printf("Usage: navibench %s [options]%s%s\n", spec->name,
+	       spec->positional ? " " : "", spec->positional ? spec->positional : "");
+	if (spec->summary)
+		printf("%s\n", spec->summary);
+	if (spec->description)
+		printf("\n%s\n", spec->description);
+	printf("\nOptions:\n");
+	if (spec->common & CLI_DEVICE)
+		help_line(&common_device);
+	for (const struct cli_option *o = spec->options; o && o->name; o++)
+		help_line(o);
+	if (spec->common & CLI_JSON)
+		help_line(&common_json);
+	help_line(&common_help);
+	if (spec->epilog)
+		printf("\n%s\n", spec->epilog);
+	printf("\nSee navibench(1).\n");
+}
+
+static const struct cli_option *find_long(const struct cli_spec *spec, const char *name,
+					  size_t len)
+{
+	for (const struct cli_option *o = spec->options; o && o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct cli_option *find_short(const struct cli_spec *spec, char c)
+{
+	for (const struct cli_option *o = spec->options; o && o->name; o++)
+		if (o->short_name == c)
+			return o;
+	return NULL;
+}
+
+int cli_parse(const struct cli_spec *spec, int argc, char **argv,
+	      struct cli_common *common)
+{
+	bool only_args = false;
+	int nargs = 0;
+
+	memset(common, 0, sizeof(*common));
+	common->device = "0";
+	common->args = argv + 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const struct cli_option *o = NULL;
+		const char *value = NULL;
+		char optname[64];
+		bool is_device = false, is_json = false, is_help = false;
+
+		if (only_args || arg[0] != '-' || !arg[1]) {
+			if (!spec->positional)
+				return cli_usage_error(spec->name, "unexpected argument '%s'", arg);
+			common->args[nargs++] = argv[i];
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			only_args = true;
+			continue;
+		}
+		if (arg[1] == '-') {
+			const char *name = arg + 2;
+			const char *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+
+			if (eq)
+				value = eq + 1;
+			snprintf(optname, sizeof(optname), "--%.*s", (int)len, name);
+			if ((spec->common & CLI_DEVICE) && len == 6 && !strncmp(name, "device", 6))
+				is_device = true;
+			else if ((spec->common & CLI_JSON) && len == 4 && !strncmp(name, "json", 4))
+				is_json = true;
+			else if (len == 4 && !strncmp(name, "help", 4))
+				is_help = true;
+			else
+				o = find_long(spec, name, len);
+		} else {
+			if (arg[2])
+				value = arg + 2;
+			snprintf(optname, sizeof(optname), "-%c", arg[1]);
+			if ((spec->common & CLI_DEVICE) && arg[1] == 'd')
+				is_device = true;
+			else if ((spec->common & CLI_JSON) && arg[1] == 'j')
+				is_json = true;
+			else if (arg[1] == 'h')
+				is_help = true;
+			else
+				o = find_short(spec, arg[1]);
+		}
+
+		if (is_help) {
+			cli_help(spec);
+			return NB_EXIT_OK;
+		}
+		if (is_json) {
+			/*
+			 * --json alone prints to stdout; --json=FILE and
+			 * "--json FILE" (FILE not starting with '-') write FILE.
+			 */
+			common->json = true;
+			if (!value && !spec->positional && i + 1 < argc &&
+			    argv[i + 1][0] != '-')
+				value = argv[++i];
+			else if (!value && i + 1 < argc && !strcmp(argv[i + 1], "-"))
+				value = argv[++i];
+			if (value && !*value)
+				return cli_usage_error(spec->name,
+						       "--json: empty file name; give --json alone for stdout");
+			common->json_path = value;
+			continue;
+		}
+		if (!is_device && !o)
+			return cli_usage_error(spec->name, "unknown option '%s'", optname);
+
+		if (is_device || o->type != CLI_T_FLAG) {
+			if (!value) {
+				if (i + 1 >= argc)
+					return cli_usage_error(spec->name, "%s needs a value (%s)",
+							       optname,
+							       is_device ? "DEV" :
+							       o->metavar ? o->metavar : "VALUE");
+				value = argv[++i];
+			}
+		} else if (value) {
+			return cli_usage_error(spec->name, "%s takes no value (got '%s')",
+					       optname, value);
+		}
+
+		if (is_device) {
+			if (!*value)
+				return cli_usage_error(spec->name,
+						       "--device: empty value; expected an index, a PCI address or cpu");
+			common->device = value;
+			common->device_given = true;
+			continue;
+		}
+		int rc = set_value(spec, o, value);
+
+		if (rc)
+			return rc;
+	}
+	common->nargs = nargs;
+	return CLI_CONTINUE;
+}

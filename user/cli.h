@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Option parsing shared by every command.
+ *
+ * Each command describes its options in one table (struct cli_option[]);
+ * the same table parses argv and builds "navibench <command> --help".
+ * The options every command may share (--device, --json, --help) are
+ * added here, in one place, as the command's spec asks for them.
+ *
+ *	static bool verbose;
+ *	static const struct cli_option opts[] = {
+ *		CLI_FLAG_OPT("verbose", 'v', &verbose, "say why devices were skipped"),
+ *		CLI_OPT_END
+ *	};
+ *	static const struct cli_spec spec = {
+ *		.name = "list", .summary = "...", .common = CLI_JSON,
+ *		.options = opts,
+ *	};
+ *	struct cli_common c;
+ *	int rc = cli_parse(&spec, argc, argv, &c);
+ *	if (rc != CLI_CONTINUE)
+ *		return rc;	// --help printed (0) or bad usage reported (2)
+ *
+ * A bad value is reported as: the command, the option, the value given and
+ * what is accepted; the exit status is NB_EXIT_USAGE (2).
+ */
+#ifndef NAVIBENCH_CLI_H
+#define NAVIBENCH_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum cli_type {
+	CLI_T_FLAG,		/* bool *: set to true, takes no value */
+	CLI_T_STRING,		/* const char **: any non-empty value */
+	CLI_T_INT,		/* long *: decimal, in [min, max] */
+	CLI_T_DOUBLE,		/* double *: in [min, max] */
+	CLI_T_DURATION,		/* unsigned long * (ms): 500ms, 2s, 1.5s, 1m */
+	CLI_T_CHOICE,		/* int *: index of the value in choices[] */
+};
+
+struct cli_option {
+	const char *name;	/* long name, without "--"; NULL ends a table */
+	char short_name;	/* 0 when none */
+	enum cli_type type;
+	void *value;		/* where the parsed value goes; see cli_type */
+	const char *metavar;	/* value's name in --help ("N", "FILE") */
+	const char *help;	/* one line; the default may be stated here */
+	double min, max;	/* CLI_T_INT, CLI_T_DOUBLE; ms for CLI_T_DURATION */
+	const char *const *choices;	/* CLI_T_CHOICE, NULL-terminated */
+};
+
+#define CLI_FLAG_OPT(n, s, v, h) \
+	{ .name = (n), .short_name = (s), .type = CLI_T_FLAG, .value = (v), .help = (h) }
+#define CLI_STRING_OPT(n, s, v, m, h) \
+	{ .name = (n), .short_name = (s), .type = CLI_T_STRING, .value = (v), \
+	  .metavar = (m), .help = (h) }
+#define CLI_INT_OPT(n, s, v, m, lo, hi, h) \
+	{ .name = (n), .short_name = (s), .type = CLI_T_INT, .value = (v), \
+	  .metavar = (m), .min = (lo), .max = (hi), .help = (h) }
+#define CLI_DOUBLE_OPT(n, s, v, m, lo, hi, h) \
+	{ .name = (n), .short_name = (s), .type = CLI_T_DOUBLE, .value = (v), \
+	  .metavar = (m), .min = (lo), .max = (hi), .help = (h) }
+#define CLI_DURATION_OPT(n, s, v, lo_ms, hi_ms, h) \
+	{ .name = (n), .short_name = (s), .type = CLI_T_DURATION, .value = (v), \
+	  .metavar = "TIME", .min = (lo_ms), .max = (hi_ms), .help = (h) }
+#define CLI_CHOICE_OPT(n, s, v, m, ch, h) \
+	{ .name = (n), .short_name = (s), .type = CLI_T_CHOICE, .value = (v), \
+	  .metavar = (m), .choices = (ch), .help = (h) }
+#define CLI_OPT_END { .name = NULL }
+
+/* Common options a command takes (struct cli_spec.common). */
+enum {
+	CLI_DEVICE = 1 << 0,	/* -d, --device DEV */
+	CLI_JSON = 1 << 1,	/* -j, --json[=FILE] */
+};
+
+struct cli_spec {
+	const char *name;	/* the command, as typed */
+	const char *summary;	/* one line, shown in --help */
+	const char *description;	/* optional paragraph(s) after the usage */
+	const char *positional;	/* e.g. "FILE...": positional arguments allowed */
+	unsigned int common;	/* CLI_DEVICE | CLI_JSON */
+	const struct cli_option *options;	/* may be NULL */
+	const char *epilog;	/* optional text after the options */
+};
+
+/* What the common options gave. */
+struct cli_common {
+	const char *device;	/* --device value; "0" when not given */
+	bool device_given;
+	bool json;		/* --json given */
+	const char *json_path;	/* --json=FILE; NULL or "-" for stdout */
+	int nargs;		/* positional arguments (spec.positional) */
+	char **args;
+};
+
+/* cli_parse() returns this when the command should go on. */
+#define CLI_CONTINUE (-1)
+
+/*
+ * cli_parse() - parse argv (argv[0] is the command name) against the spec.
+ * Returns CLI_CONTINUE, 0 after printing --help, or NB_EXIT_USAGE after
+ * printing what was wrong to stderr.
+ */
+int cli_parse(const struct cli_spec *spec, int argc, char **argv,
+	      struct cli_common *common);
+
+/* cli_help() - print the command's help to stdout. */
+void cli_help(const struct cli_spec *spec);
+
+/*
+ * cli_usage_error() - report a usage problem of a command in the common
+ * format ("navibench CMD: ...; see 'navibench CMD --help'"), return 2.
+ */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * cli_parse_duration() - "500ms", "2s", "1.5s", "1m", or a plain number
+ * of seconds, into milliseconds. Returns false when malformed.
+ */
+bool cli_parse_duration(const char *s, unsigned long *ms);
+
+#endif /* NAVIBENCH_CLI_H */

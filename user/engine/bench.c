@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The benchmark's tests: what each runs, how it is timed, how its result is
+ * validated against the reference, and the score.
+ *
+ * Timing (as clpeak does it): one warm-up repeat, which also sizes the
+ * repeat count to a target duration; every repeat timed on its own, so the
+ * median, the minimum and the coefficient of variation come from the same
+ * samples. The result is computed from the median.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+
+static const struct nb_test_info tests[NB_TEST_COUNT] = {
+	[NB_TEST_MONO] = {
+		.id = NB_TEST_MONO, .name = "convlstm-mono", .unit = "frames/s",
+		.model = "convlstm-mono", .batch = 8, .frames = 15,
+		.percent_of_peak = true,
+		.what = "Keras conv_lstm example: 4 x ConvLSTM2D(40) + BN, Conv3D head, 40x40x1",
+	},
+	[NB_TEST_COLOR] = {
+		.id = NB_TEST_COLOR, .name = "convlstm-color", .unit = "frames/s",
+		.model = "convlstm-color", .batch = 4, .frames = 10,
+		.percent_of_peak = true,
+		.what = "4 x ConvLSTM2D(40) + BN, Conv2D next-frame head, 64x64x3",
+	},
+	[NB_TEST_GATES] = {
+		.id = NB_TEST_GATES, .name = "convlstm-gates", .unit = "GFLOP/s",
+		.batch = 8, .frames = 1, .percent_of_peak = true,
+		.what = "one fused gate convolution + gate step, 40x40, Cin 40, 40 filters",
+	},
+	[NB_TEST_PEAK] = {
+		.id = NB_TEST_PEAK, .name = "fp32-peak", .unit = "GFLOP/s",
+		.what = "independent float32 FMAs on every thread",
+	},
+	[NB_TEST_BW] = {
+		.id = NB_TEST_BW, .name = "mem-bandwidth", .unit = "GB/s",
+		.what = "STREAM triad a = b + s c over 3 x 64 MiB",
+	},
+};
+
+const struct nb_test_info *nb_test_get(enum nb_test_id id)
+{
+	return id < NB_TEST_COUNT ? &tests[id] : NULL;
+}
+
+const struct nb_test_info *nb_test_find(const char *name)
+{
+	for (int i = 0; i < NB_TEST_COUNT; i++)
+		if (!strcmp(tests[i].name, name))
+			return &tests[i];
+	return NULL;
+}
+
+const char *nb_test_names(void)
+{
+	return "convlstm-mono, convlstm-color, convlstm-gates, fp32-peak, mem-bandwidth";
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void stats(const double *t, int n, struct nb_stats *s)
+{
+	double *c = malloc(sizeof(double) * n), sum = 0, var = 0;
+
+	if (!c)
+		abort();
+	memcpy(c, t, sizeof(double) * n);
+	qsort(c, n, sizeof(double), cmp_double);
+	for (int i = 0; i < n; i++)
+		sum += c[i];
+	s->repeats = n;
+	s->mean = sum / n;
+	for (int i = 0; i < n; i++)
+		var += (c[i] - s->mean) * (c[i] - s->mean);
+	s->cv = n > 1 ? sqrt(var / (n - 1)) / s->mean : 0;
+	s->median = n % 2 ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
+	s->min = c[0];
+	s->max = c[n - 1];
+	free(c);
+}
+
+/* One repeat of a test. */
+struct job {
+	const struct nb_backend_ops *ops;
+	void *ctx;
+	int (*repeat)(struct job *j);
+	/* model */
+	void *prog;
+	const float *in;
+	float *out;
+	int batch, frames;
+	/* cell */
+	void *cell;
+	/* peak */
+	long iters;
+	float lane;
+	/* triad */
+	float *a, *b, *c;
+	size_t n;
+	char err[256];
+};
+
+static int repeat_model(struct job *j)
+{
+	return j->ops->model_forward(j->ctx, j->prog, j->in, j->batch,
+				     j->frames, j->out, j->err, sizeof(j->err));
+}
+
+static int repeat_cell(struct job *j)
+{
+	j->ops->cell_step(j->ctx, j->cell);
+	return 0;
+}
+
+static const float peak_m = 0.9999f, peak_k = 0.01f;
+
+static int repeat_peak(struct job *j)
+{
+	j->ops->fma_peak(j->ctx, j->iters, peak_m, peak_k, &j->lane);
+	if (isnan(j->lane)) {
+		snprintf(j->err, sizeof(j->err),
+			 "FMA peak loop: the lanes disagree");
+		return -1;
+	}
+	return 0;
+}
+
+static int repeat_triad(struct job *j)
+{
+	j->ops->triad(j->ctx, j->a, j->b, j->c, 0.5f, j->n);
+	return 0;
+}
+
+static void progress(const struct nb_run_config *cfg, const char *test,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#include <stdarg.h>
+static void progress(const struct nb_run_config *cfg, const char *test,
+		     const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+
+	if (!cfg->progress)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cfg->progress(cfg->progress_arg, test, buf);
+}
+
+#define MAX_REPEATS 1000
+
+static int timed(struct job *j, const struct nb_run_config *cfg,
+		 const char *test, struct nb_stats *st)
+{
+	double target = cfg->quick ? 0.5 : 3.0;
+	int min_reps = cfg->quick ? 2 : 5;
+	double t[MAX_REPEATS];
+
+	progress(cfg, test, "warm-up");
+	double t0 = now();
+	if (j->repeat(j))
+		return -1;
+	double warm = now() - t0;
+	int reps = warm > 0 ? (int)ceil(target / warm) : MAX_REPEATS;
+
+	if (reps < min_reps)
+		reps = min_reps;
+	if (reps > MAX_REPEATS)
+		reps = MAX_REPEATS;
+	for (int i = 0; i < reps; i++) {
+		progress(cfg, test, "repeat %d/%d", i + 1, reps);
+		t0 = now();
+		if (j->repeat(j))
+			return -1;
+		t[i] = now() - t0;
+	}
+	stats(t, reps, st);
+	return 0;
+}
+
+/* |d| <= tol_abs + tol_rel |ref| on every value, numpy.allclose's rule */
+static void compare(struct nb_validation *v, const float *got,
+		    const float *ref, size_t n)
+{
+	v->ran = true;
+	v->pass = true;
+	v->max_abs = 0;
+	v->max_rel = 0;
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs((double)got[i] - ref[i]), a = fabs((double)ref[i]);
+
+		if (!(d <= v->tol_abs + v->tol_rel * a))
+			v->pass = false;	/* NaN fails too */
+		if (!(d <= v->max_abs))
+			v->max_abs = d;
+		if (a >= 1e-3 && !(d / a <= v->max_rel))
+			v->max_rel = d / a;
+	}
+}
+
+static const char model_reason[] =
+	"float32 with FMA contraction and another summation order changes the "
+	"last bits of each of the 9 (Cin + F) products per gate; the difference "
+	"grows through the layers and time steps to about 1e-7, and 1e-4 still "
+	"catches a wrong weight, tap or gate (>= 1e-2)";
+static const char cell_reason[] =
+	"one step: float32 sums of 9 (Cin + F) products in another order and "
+	"with FMA contraction differ from double sums by about 1e-6";
+static const char exact_reason[] =
+	"the same correctly rounded operations in the same order: bit-exact";
+
+#define VALIDATION_SEED 20260
+
+static int run_model(const struct nb_backend_ops *ops, void *ctx,
+		     const struct nb_test_info *ti,
+		     const struct nb_run_config *cfg, struct nb_test_result *r)
+{
+	const struct nb_model *m = nb_model_find(ti->model);
+	struct nb_weights *own = NULL;
+	const struct nb_weights *w = cfg->weights;
+	struct job j = { .ops = ops, .ctx = ctx, .repeat = repeat_model,
+			 .batch = r->batch, .frames = r->frames };
+	size_t frame = (size_t)m->height * m->width * m->channels;
+	int vframes = m->head == NB_HEAD_CONV3D ? 3 : 2;
+	size_t nin = (size_t)r->batch * (r->frames > vframes ? r->frames : vframes) * frame;
+	size_t nout = nb_output_count(m, r->batch,
+				      r->frames > vframes ? r->frames : vframes);
+	size_t vout1 = nb_output_count(m, 1, vframes);
+	float *in = malloc(nin * sizeof(float));
+	float *out = malloc(nout * sizeof(float));
+	float *ref = malloc(vout1 * sizeof(float));
+	float *in1 = malloc((size_t)vframes * frame * sizeof(float));
+	int rc = -1;
+
+	if (!w || strcmp(w->model.name, m->name)) {
+		own = nb_weights_alloc(m);
+		if (!own)
+			goto oom;
+		nb_weights_init(own, cfg->seed);
+		w = own;
+	}
+	if (!in || !out || !ref || !in1)
+		goto oom;
+	r->work = nb_flops_forward(m, r->batch, r->frames);
+	if (ops->model_load(ctx, w, &j.prog, r->error, sizeof(r->error)))
+		goto out;
+
+	/* the benchmark */
+	nb_movie_generate(cfg->seed, r->batch, r->frames, m->height, m->width,
+			  m->channels, in, NULL);
+	j.in = in;
+	j.out = out;
+	if (timed(&j, cfg, ti->name, &r->time)) {
+		snprintf(r->error, sizeof(r->error), "%s", j.err);
+		goto out;
+	}
+
+	/* validation: the same batch, fewer frames */
+	progress(cfg, ti->name, "validating");
+	nb_movie_generate(VALIDATION_SEED, r->batch, vframes, m->height,
+			  m->width, m->channels, in, NULL);
+	j.frames = vframes;
+	if (repeat_model(&j)) {
+		snprintf(r->error, sizeof(r->error), "%s", j.err);
+		goto out;
+	}
+	r->valid.tol_abs = 1e-4;
+	r->valid.tol_rel = 1e-3;
+	r->valid.reason = model_reason;
+	/* the first and the last item: a batch offset error shows in one */
+	struct nb_validation v[2];
+	int items[2] = { 0, r->batch - 1 };
+	int nitems = r->batch > 1 ? 2 : 1;
+
+	for (int k = 0; k < nitems; k++) {
+		progress(cfg, ti->name, "validating item %d against the reference",
+			 items[k]);
+		memcpy(in1, in + (size_t)items[k] * vframes * frame,
+		       (size_t)vframes * frame * sizeof(float));
+		nb_ref_forward(w, in1, 1, vframes, ref);
+		v[k] = r->valid;
+		compare(&v[k], out + (size_t)items[k] * vout1, ref, vout1);
+	}
+	r->valid = v[0];
+	if (nitems == 2) {
+		r->valid.pass = v[0].pass && v[1].pass;
+		r->valid.max_abs = fmax(v[0].max_abs, v[1].max_abs);
+		r->valid.max_rel = fmax(v[0].max_rel, v[1].max_rel);
+	}
+	snprintf(r->valid.input, sizeof(r->valid.input),
+		 "moving squares (seed %d), batch %d x %d frames; items 0 and %d against the reference",
+		 VALIDATION_SEED, r->batch, vframes, r->batch - 1);
+	rc = 0;
+	goto out;
+oom:
+	snprintf(r->error, sizeof(r->error), "out of memory");
+out:
+	if (j.prog)
+		ops->model_free(ctx, j.prog);
+	nb_weights_free(own);
+	free(in);
+	free(out);
+	free(ref);
+	free(in1);
+	return rc;
+}
+
+static int run_gates(const struct nb_backend_ops *ops, void *ctx,
+		     const struct nb_test_info *ti,
+		     const struct nb_run_config *cfg, struct nb_test_result *r)
+{
+	const struct nb_model *m = nb_model_find("convlstm-mono");
+	struct nb_weights *w = nb_weights_alloc(m);
+	const int hh = 40, ww = 40, cin = 40, f = 40, b = r->batch;
+	size_t nx = (size_t)b * hh * ww * cin, ns = (size_t)b * hh * ww * f;
+	size_t s1 = (size_t)hh * ww * f, x1 = (size_t)hh * ww * cin;
+	float *x = malloc(nx * 4), *h = malloc(ns * 4), *c = malloc(ns * 4);
+	float *ho = malloc(ns * 4), *co = malloc(ns * 4);
+	float *hr = malloc(s1 * 4), *cr = malloc(s1 * 4);
+	struct job j = { .ops = ops, .ctx = ctx, .repeat = repeat_cell };
+	struct nb_rng rng;
+	int rc = -1;
+
+	if (!w || !x || !h || !c || !ho || !co || !hr || !cr) {
+		snprintf(r->error, sizeof(r->error), "out of memory");
+		goto out;
+	}
+	/* the second layer of convlstm-mono: 40 channels in, 40 filters */
+	nb_weights_init(w, cfg->seed);
+	struct nb_cell_desc d = { b, hh, ww, cin, f, w->kernel[1],
+				  w->rkernel[1], w->bias[1] };
+	r->work = nb_flops_cell(hh, ww, cin, f) * b;
+	if (ops->cell_load(ctx, &d, &j.cell, r->error, sizeof(r->error)))
+		goto out;
+	nb_rng_seed(&rng, VALIDATION_SEED);
+	for (size_t i = 0; i < nx; i++)
+		x[i] = (float)(2 * nb_rng_uniform(&rng) - 1);
+	for (size_t i = 0; i < ns; i++) {
+		h[i] = (float)(nb_rng_uniform(&rng) - 0.5);
+		c[i] = (float)(2 * nb_rng_uniform(&rng) - 1);
+	}
+	ops->cell_set(ctx, j.cell, x, h, c);
+	if (timed(&j, cfg, ti->name, &r->time))
+		goto out;
+
+	progress(cfg, ti->name, "validating");
+	ops->cell_set(ctx, j.cell, x, h, c);
+	ops->cell_step(ctx, j.cell);
+	ops->cell_get(ctx, j.cell, ho, co);
+	nb_ref_cell(1, hh, ww, cin, f, w->kernel[1], w->rkernel[1], w->bias[1],
+		    x + (size_t)(b - 1) * x1, h + (size_t)(b - 1) * s1,
+		    c + (size_t)(b - 1) * s1, hr, cr);
+	r->valid.tol_abs = 1e-5;
+	r->valid.tol_rel = 1e-4;
+	r->valid.reason = cell_reason;
+	snprintf(r->valid.input, sizeof(r->valid.input),
+		 "random x, h, c (seed %d), batch %d, one step; h and c of item %d against the reference",
+		 VALIDATION_SEED, b, b - 1);
+	struct nb_validation vh = r->valid, vc = r->valid;
+	compare(&vh, ho + (size_t)(b - 1) * s1, hr, s1);
+	compare(&vc, co + (size_t)(b - 1) * s1, cr, s1);
+	r->valid = vh;
+	r->valid.pass = vh.pass && vc.pass;
+	r->valid.max_abs = fmax(vh.max_abs, vc.max_abs);
+	r->valid.max_rel = fmax(vh.max_rel, vc.max_rel);
+	rc = 0;
+out:
+	if (j.cell)
+		ops->cell_free(ctx, j.cell);
+	nb_weights_free(w);
+	free(x); free(h); free(c); free(ho); free(co); free(hr); free(cr);
+	return rc;
+}
+
+static int run_peak(const struct nb_backend_ops *ops, void *ctx,
+		    const struct nb_test_info *ti,
+		    const struct nb_run_config *cfg, struct nb_test_result *r)
+{
+	struct job j = { .ops = ops, .ctx = ctx, .repeat = repeat_peak };
+	double t = 0;
+	float expect = 1.0f;
+
+	/* size one repeat to about 50 ms */
+	for (j.iters = 10000; j.iters < (1L << 40); j.iters *= 4) {
+		double t0 = now();
+
+		ops->fma_peak(ctx, j.iters, peak_m, peak_k, &j.lane);
+		t = now() - t0;
+		if (t >= 0.0125)
+			break;
+	}
+	if (t < 0.05)
+		j.iters = (long)(j.iters * (0.05 / (t > 0 ? t : 1e-6)));
+	r->work = ops->fma_peak(ctx, 1, peak_m, peak_k, &j.lane) * j.iters;
+	if (timed(&j, cfg, ti->name, &r->time)) {
+		snprintf(r->error, sizeof(r->error), "%s", j.err);
+		return -1;
+	}
+	progress(cfg, ti->name, "validating");
+	const long viters = 100000;
+	float lane;
+
+	ops->fma_peak(ctx, viters, peak_m, peak_k, &lane);
+	for (long i = 0; i < viters; i++)
+		expect = fmaf(expect, peak_m, peak_k);
+	r->valid.tol_abs = 0;
+	r->valid.tol_rel = 0;
+	r->valid.reason = exact_reason;
+	snprintf(r->valid.input, sizeof(r->valid.input),
+		 "a = a x %.4f + %.2f, %ld iterations from 1, every lane of every thread against fmaf()",
+		 peak_m, peak_k, viters);
+	compare(&r->valid, &lane, &expect, 1);
+	return 0;
+}
+
+static int run_bw(const struct nb_backend_ops *ops, void *ctx,
+		  const struct nb_test_info *ti,
+		  const struct nb_run_config *cfg, struct nb_test_result *r)
+{
+	struct job j = { .ops = ops, .ctx = ctx, .repeat = repeat_triad };
+	size_t n = (64u << 20) / sizeof(float);
+	size_t bad = 0;
+	int rc = -1;
+
+	j.n = n;
+	j.a = malloc(n * 4);
+	j.b = malloc(n * 4);
+	j.c = malloc(n * 4);
+	if (!j.a || !j.b || !j.c) {
+		snprintf(r->error, sizeof(r->error), "out of memory (3 x 64 MiB)");
+		goto out;
+	}
+	/* exactly representable: b + 0.5 c is exact in float */
+	for (size_t i = 0; i < n; i++) {
+		j.a[i] = -1.0f;
+		j.b[i] = (float)(i & 1023);
+		j.c[i] = (float)(i & 7);
+	}
+	r->work = 3.0 * n * sizeof(float);
+	if (timed(&j, cfg, ti->name, &r->time))
+		goto out;
+	progress(cfg, ti->name, "validating");
+	for (size_t i = 0; i < n; i++)
+		bad += j.a[i] != (float)(i & 1023) + 0.5f * (float)(i & 7);
+	r->valid.ran = true;
+	r->valid.pass = bad == 0;
+	r->valid.max_abs = bad ? 1 : 0;
+	r->valid.max_rel = 0;
+	r->valid.tol_abs = 0;
+	r->valid.tol_rel = 0;
+	r->valid.reason = exact_reason;
+	snprintf(r->valid.input, sizeof(r->valid.input),
+		 "every element of a against b + 0.5 c; %zu wrong", bad);
+	rc = 0;
+out:
+	free(j.a);
+	free(j.b);
+	free(j.c);
+	return rc;
+}
+
+int nb_bench_run(const struct nb_backend_ops *ops, void *ctx,
+		 enum nb_test_id id, const struct nb_run_config *cfg,
+		 double peak_gflops, struct nb_test_result *r)
+{
+	const struct nb_test_info *ti = nb_test_get(id);
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->test = ti;
+	r->value = r->best = NAN;
+	r->rate_gflops = r->percent_of_peak = NAN;
+	r->batch = cfg->batch && ti->batch ? cfg->batch : ti->batch;
+	r->frames = cfg->frames && ti->model ? cfg->frames : ti->frames;
+	r->standard = r->batch == ti->batch && r->frames == ti->frames;
+
+	switch (id) {
+	case NB_TEST_MONO:
+	case NB_TEST_COLOR:
+		rc = run_model(ops, ctx, ti, cfg, r);
+		break;
+	case NB_TEST_GATES:
+		rc = run_gates(ops, ctx, ti, cfg, r);
+		break;
+	case NB_TEST_PEAK:
+		rc = run_peak(ops, ctx, ti, cfg, r);
+		break;
+	case NB_TEST_BW:
+		rc = run_bw(ops, ctx, ti, cfg, r);
+		break;
+	default:
+		snprintf(r->error, sizeof(r->error), "no such test");
+		return -1;
+	}
+	if (rc)
+		return -1;
+
+	double med = r->time.median, min = r->time.min;
+	switch (id) {
+	case NB_TEST_MONO:
+	case NB_TEST_COLOR:
+		r->value = r->batch * r->frames / med;
+		r->best = r->batch * r->frames / min;
+		r->rate_gflops = r->work / med / 1e9;
+		break;
+	case NB_TEST_GATES:
+	case NB_TEST_PEAK:
+		r->value = r->rate_gflops = r->work / med / 1e9;
+		r->best = r->work / min / 1e9;
+		break;
+	case NB_TEST_BW:
+		r->value = r->work / med / 1e9;
+		r->best = r->work / min / 1e9;
+		break;
+	default:
+		break;
+	}
+	if (ti->percent_of_peak && peak_gflops > 0)
+		r->percent_of_peak = 100.0 * r->rate_gflops / peak_gflops;
+	return 0;
+}
+
+double nb_test_score(const struct nb_test_result *r)
+{
+	double ref = nb_reference.value[r->test->id];
+
+	if (!(ref > 0) || !(r->value > 0))
+		return NAN;
+	return r->value / ref * 1000.0;
+}
+
+double nb_composite_score(const struct nb_test_result *r, int n,
+			  const char **why)
+{
+	bool seen[NB_TEST_COUNT] = { false };
+	double logsum = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (r[i].error[0] || !r[i].valid.pass) {
+			*why = "a test failed or was invalid";
+			return NAN;
+		}
+		if (!r[i].standard) {
+			*why = "non-standard configuration: --batch or --frames";
+			return NAN;
+		}
+		seen[r[i].test->id] = true;
+		logsum += log(nb_test_score(&r[i]));
+	}
+	for (int i = 0; i < NB_TEST_COUNT; i++)
+		if (!seen[i]) {
+			*why = "not every test ran: the score needs all five";
+			return NAN;
+		}
+	if (!isfinite(logsum)) {
+		*why = "this build has no reference results";
+		return NAN;
+	}
+	*why = NULL;
+	return exp(logsum / n);
+}

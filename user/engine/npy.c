@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/*
+ * NumPy .npy (format versions 1, 2 and 3), little-endian float32 in C order
+ * only: "\x93NUMPY", version, header length, a Python dict literal
+ * {'descr': '<f4', 'fortran_order': False, 'shape': (...), } padded to 64
+ * bytes, then the data.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "print.h"
+
+void nb_array_free(struct nb_array *a)
+{
+	free(a->data);
+	a->data = NULL;
+}
+
+/* the value after 'key': in the header dict, or NULL */
+static const char *dict_value(const char *h, const char *key)
+{
+	char k[32];
+	const char *p;
+
+	snprintf(k, sizeof(k), "'%s'", key);
+	p = strstr(h, k);
+	if (!p) {
+		snprintf(k, sizeof(k), "\"%s\"", key);
+		p = strstr(h, k);
+	}
+	if (!p)
+		return NULL;
+	p += strlen(k);
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != ':')
+		return NULL;
+	p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+int nb_npy_read(const char *path, struct nb_array *a)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char pre[12];
+	char *hdr = NULL;
+	int rc = -1;
+
+	memset(a, 0, sizeof(*a));
+	if (!f) {
+		fprintf(stderr, "navibench: cannot open %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6)) {
+		fprintf(stderr,
+			"navibench: %s: bad header: not a NumPy .npy file (expected the magic \\x93NUMPY)\n",
+			path);
+		goto out;
+	}
+	int major = pre[6];
+	size_t hl;
+
+	if (major == 1) {
+		hl = pre[8] | (size_t)pre[9] << 8;
+	} else if (major == 2 || major == 3) {
+		if (fread(pre + 10, 1, 2, f) != 2) {
+			fprintf(stderr, "navibench: %s: bad header: truncated\n", path);
+			goto out;
+		}
+		hl = pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 |
+			(size_t)pre[11] << 24;
+	} else {
+		fprintf(stderr,
+			"navibench: %s: bad header: format version %d, expected 1, 2 or 3\n",
+			path, major);
+		goto out;
+	}
+	if (hl > (1u << 20)) {
+		fprintf(stderr, "navibench: %s: bad header: length %zu, expected under 1 MiB\n",
+			path, hl);
+		goto out;
+	}
+	hdr = malloc(hl + 1);
+	if (!hdr || fread(hdr, 1, hl, f) != hl) {
+		fprintf(stderr, "navibench: %s: bad header: truncated\n", path);
+		goto out;
+	}
+	hdr[hl] = 0;
+
+	const char *v = dict_value(hdr, "descr");
+	if (!v || (*v != '\'' && *v != '"')) {
+		fprintf(stderr, "navibench: %s: bad header: field descr missing, expected '<f4'\n",
+			path);
+		goto out;
+	}
+	char descr[16] = "";
+	int dl = 0;
+	for (const char *p = v + 1; *p && *p != *v && dl < 15; p++)
+		descr[dl++] = *p;
+	descr[dl] = 0;
+	if (strcmp(descr, "<f4")) {
+		fprintf(stderr,
+			"navibench: %s: field descr: dtype '%s', expected '<f4' (little-endian float32; convert with a.astype(numpy.float32))\n",
+			path, descr);
+		goto out;
+	}
+	v = dict_value(hdr, "fortran_order");
+	if (!v || strncmp(v, "False", 5)) {
+		fprintf(stderr,
+			"navibench: %s: field fortran_order: %s, expected False (C order; use numpy.ascontiguousarray)\n",
+			path, v && !strncmp(v, "True", 4) ? "True" : "missing");
+		goto out;
+	}
+	v = dict_value(hdr, "shape");
+	if (!v || *v != '(') {
+		fprintf(stderr, "navibench: %s: field shape: missing or not a tuple\n",
+			path);
+		goto out;
+	}
+	const char *p = v + 1;
+	a->count = 1;
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == ')')
+			break;
+		char *end;
+		long long d = strtoll(p, &end, 10);
+
+		if (end == p || d < 0 || a->rank >= 8) {
+			fprintf(stderr,
+				"navibench: %s: field shape: malformed (expected a tuple of up to 8 sizes)\n",
+				path);
+			goto out;
+		}
+		a->shape[a->rank++] = d;
+		if (d && a->count > ((size_t)1 << 40) / (size_t)d) {
+			fprintf(stderr, "navibench: %s: field shape: too large\n", path);
+			goto out;
+		}
+		a->count *= (size_t)d;
+		p = end;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == ',')
+			p++;
+	}
+	a->data = malloc(a->count ? a->count * sizeof(float) : 1);
+	if (!a->data) {
+		fprintf(stderr, "navibench: %s: out of memory\n", path);
+		goto out;
+	}
+	size_t got = fread(a->data, sizeof(float), a->count, f);
+	if (got != a->count) {
+		fprintf(stderr,
+			"navibench: %s: truncated: %zu of %zu float32 values\n",
+			path, got, a->count);
+		goto out;
+	}
+	if (fgetc(f) != EOF) {
+		fprintf(stderr,
+			"navibench: %s: data past the %zu values the shape says\n",
+			path, a->count);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc)
+		nb_array_free(a);
+	free(hdr);
+	fclose(f);
+	return rc;
+}
+
+int nb_npy_write(const char *path, const struct nb_array *a)
+{
+	char dict[256];
+	int o = snprintf(dict, sizeof(dict),
+			 "{'descr': '<f4', 'fortran_order': False, 'shape': (");
+
+	for (int i = 0; i < a->rank; i++)
+		o += snprintf(dict + o, sizeof(dict) - o, "%lld%s",
+			      (long long)a->shape[i],
+			      a->rank == 1 ? "," : i + 1 < a->rank ? ", " : "");
+	o += snprintf(dict + o, sizeof(dict) - o, "), }");
+	/* 10-byte preamble + dict + spaces + '\n', a multiple of 64 */
+	size_t hl = ((10 + o + 1 + 63) & ~(size_t)63) - 10;
+	size_t total = 10 + hl + a->count * sizeof(float);
+	unsigned char *buf = malloc(total);
+	int rc = -1;
+
+	if (!buf) {
+		fprintf(stderr, "navibench: %s: out of memory\n", path);
+		return -1;
+	}
+	memcpy(buf, "\x93NUMPY\x01\x00", 8);
+	buf[8] = (unsigned char)(hl & 0xff);
+	buf[9] = (unsigned char)(hl >> 8);
+	memcpy(buf + 10, dict, o);
+	memset(buf + 10 + o, ' ', hl - o - 1);
+	buf[10 + hl - 1] = '\n';
+	memcpy(buf + 10 + hl, a->data, a->count * sizeof(float));
+	int err = nb_write_file_atomic(path, buf, total);
+	if (err)
+		fprintf(stderr, "navibench: cannot write %s: %s\n", path,
+			strerror(-err));
+	else
+		rc = 0;
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * safetensors, float32 only: an 8-byte little-endian header length, a JSON
+ * header {"name": {"dtype": "F32", "shape": [...], "data_offsets": [b, e]},
+ * "__metadata__": {...}}, then the data. Reading is strict: every tensor the
+ * model needs, no other, each F32, of the model's shape, inside the file.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "print.h"
+
+#define MAX_HEADER (64u << 20)
+
+static void shape_str(char *buf, size_t n, const int64_t *shape, int rank)
+{
+	size_t o = 0;
+
+	o += snprintf(buf + o, n - o, "[");
+	for (int i = 0; i < rank && o < n; i++)
+		o += snprintf(buf + o, n - o, "%s%lld", i ? ", " : "",
+			      (long long)shape[i]);
+	if (o < n)
+		snprintf(buf + o, n - o, "]");
+}
+
+int nb_safetensors_write(const char *path, struct nb_weights *w)
+{
+	struct nb_tensor t[7 * NB_MAX_LAYERS + 2];
+	int n = nb_weights_tensors(w, t);
+	struct json_object *hdr = json_object_new_object();
+	struct json_object *meta = json_object_new_object();
+	size_t off = 0;
+	int rc = -1;
+
+	json_object_object_add(meta, "format", json_object_new_string("pt"));
+	json_object_object_add(meta, "model", json_object_new_string(w->model.name ?
+								   w->model.name : ""));
+	json_object_object_add(hdr, "__metadata__", meta);
+	for (int i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+		struct json_object *sh = json_object_new_array();
+		struct json_object *off2 = json_object_new_array();
+
+		for (int d = 0; d < t[i].rank; d++)
+			json_object_array_add(sh, json_object_new_int64(t[i].shape[d]));
+		json_object_array_add(off2, json_object_new_int64((int64_t)off));
+		off += t[i].count * sizeof(float);
+		json_object_array_add(off2, json_object_new_int64((int64_t)off));
+		json_object_object_add(o, "dtype", json_object_new_string("F32"));
+		json_object_object_add(o, "shape", sh);
+		json_object_object_add(o, "data_offsets", off2);
+		json_object_object_add(hdr, t[i].name, o);
+	}
+	const char *js = json_object_to_json_string_ext(hdr, JSON_C_TO_STRING_PLAIN);
+	size_t hl = strlen(js), padded = (hl + 7) & ~(size_t)7;
+	size_t total = 8 + padded + off;
+	unsigned char *buf = malloc(total);
+
+	if (!buf) {
+		fprintf(stderr, "navibench: %s: out of memory\n", path);
+		goto out;
+	}
+	for (int i = 0; i < 8; i++)
+		buf[i] = (unsigned char)((uint64_t)padded >> (8 * i));
+	memcpy(buf + 8, js, hl);
+	memset(buf + 8 + hl, ' ', padded - hl);
+	/* float32 little-endian: x86 and every target we build for */
+	off = 8 + padded;
+	for (int i = 0; i < n; i++) {
+		memcpy(buf + off, *t[i].data, t[i].count * sizeof(float));
+		off += t[i].count * sizeof(float);
+	}
+	int err = nb_write_file_atomic(path, buf, total);
+	if (err)
+		fprintf(stderr, "navibench: cannot write %s: %s\n", path,
+			strerror(-err));
+	else
+		rc = 0;
+	free(buf);
+out:
+	json_object_put(hdr);
+	return rc;
+}
+
+static unsigned char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f) {
+		fprintf(stderr, "navibench: cannot open %s: %s\n", path,
+			strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 1 << 16;
+			unsigned char *nb = realloc(buf, nc);
+
+			if (!nb) {
+				fprintf(stderr, "navibench: %s: out of memory\n", path);
+				goto fail;
+			}
+			buf = nb;
+			cap = nc;
+		}
+		size_t r = fread(buf + n, 1, cap - n, f);
+
+		n += r;
+		if (r == 0) {
+			if (ferror(f)) {
+				fprintf(stderr, "navibench: cannot read %s: %s\n",
+					path, strerror(errno));
+				goto fail;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	*len = n;
+	return buf ? buf : malloc(1);
+fail:
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+int nb_safetensors_read(const char *path, struct nb_weights *w)
+{
+	struct nb_tensor t[7 * NB_MAX_LAYERS + 2];
+	int n = nb_weights_tensors(w, t);
+	size_t len;
+	unsigned char *buf = read_all(path, &len);
+	struct json_object *hdr = NULL;
+	int rc = -1;
+	char want[96], got[96];
+
+	if (!buf)
+		return -1;
+	if (len < 8) {
+		fprintf(stderr,
+			"navibench: %s: truncated: %zu bytes, expected at least the 8-byte header length of a safetensors file\n",
+			path, len);
+		goto out;
+	}
+	uint64_t hl = 0;
+	for (int i = 0; i < 8; i++)
+		hl |= (uint64_t)buf[i] << (8 * i);
+	if (hl > MAX_HEADER || hl > len - 8) {
+		fprintf(stderr,
+			"navibench: %s: header length %llu: %s (file is %zu bytes); not a safetensors file, or truncated\n",
+			path, (unsigned long long)hl,
+			hl > MAX_HEADER ? "over 64 MiB" : "past the end of the file",
+			len);
+		goto out;
+	}
+	struct json_tokener *tok = json_tokener_new();
+	hdr = json_tokener_parse_ex(tok, (const char *)buf + 8, (int)hl);
+	enum json_tokener_error jerr = json_tokener_get_error(tok);
+	json_tokener_free(tok);
+	if (!hdr || jerr != json_tokener_success ||
+	    !json_object_is_type(hdr, json_type_object)) {
+		fprintf(stderr, "navibench: %s: header: not a JSON object (%s)\n",
+			path, json_tokener_error_desc(jerr));
+		goto out;
+	}
+	size_t base = 8 + hl, data_len = len - base;
+
+	for (int i = 0; i < n; i++) {
+		struct json_object *o, *dt, *sh, *of;
+
+		shape_str(want, sizeof(want), t[i].shape, t[i].rank);
+		if (!json_object_object_get_ex(hdr, t[i].name, &o)) {
+			fprintf(stderr,
+				"navibench: %s: tensor %s: missing (model %s needs it, F32 %s)\n",
+				path, t[i].name, w->model.name, want);
+			goto out;
+		}
+		if (!json_object_object_get_ex(o, "dtype", &dt) ||
+		    !json_object_is_type(dt, json_type_string) ||
+		    strcmp(json_object_get_string(dt), "F32")) {
+			fprintf(stderr,
+				"navibench: %s: tensor %s: dtype %s, expected F32\n",
+				path, t[i].name,
+				dt ? json_object_get_string(dt) : "missing");
+			goto out;
+		}
+		int64_t s[8];
+		int rank = 0;
+		bool ok = json_object_object_get_ex(o, "shape", &sh) &&
+			json_object_is_type(sh, json_type_array) &&
+			json_object_array_length(sh) <= 8;
+		if (ok) {
+			rank = (int)json_object_array_length(sh);
+			for (int d = 0; d < rank; d++) {
+				struct json_object *e = json_object_array_get_idx(sh, d);
+
+				ok &= json_object_is_type(e, json_type_int);
+				s[d] = json_object_get_int64(e);
+			}
+		}
+		if (!ok) {
+			fprintf(stderr,
+				"navibench: %s: tensor %s: shape missing or malformed, expected %s\n",
+				path, t[i].name, want);
+			goto out;
+		}
+		bool same = rank == t[i].rank;
+		for (int d = 0; same && d < rank; d++)
+			same = s[d] == t[i].shape[d];
+		if (!same) {
+			shape_str(got, sizeof(got), s, rank);
+			fprintf(stderr,
+				"navibench: %s: tensor %s: shape %s, expected %s (model %s)\n",
+				path, t[i].name, got, want, w->model.name);
+			goto out;
+		}
+		if (!json_object_object_get_ex(o, "data_offsets", &of) ||
+		    !json_object_is_type(of, json_type_array) ||
+		    json_object_array_length(of) != 2 ||
+		    !json_object_is_type(json_object_array_get_idx(of, 0), json_type_int) ||
+		    !json_object_is_type(json_object_array_get_idx(of, 1), json_type_int)) {
+			fprintf(stderr,
+				"navibench: %s: tensor %s: data_offsets missing or malformed, expected [begin, end]\n",
+				path, t[i].name);
+			goto out;
+		}
+		int64_t b = json_object_get_int64(json_object_array_get_idx(of, 0));
+		int64_t e = json_object_get_int64(json_object_array_get_idx(of, 1));
+		if (b < 0 || e < b || (uint64_t)(e - b) != t[i].count * sizeof(float)) {
+			fprintf(stderr,
+				"navibench: %s: tensor %s: data_offsets [%lld, %lld]: expected %zu bytes (F32 %s)\n",
+				path, t[i].name, (long long)b, (long long)e,
+				t[i].count * sizeof(float), want);
+			goto out;
+		}
+		if ((uint64_t)e > data_len) {
+			fprintf(stderr,
+				"navibench: %s: truncated: tensor %s ends at byte %lld of the data, the file has %zu bytes of data\n",
+				path, t[i].name, (long long)e, data_len);
+			goto out;
+		}
+		memcpy(*t[i].data, buf + base + b, t[i].count * sizeof(float));
+	}
+	json_object_object_foreach(hdr, key, val) {
+		bool known = !strcmp(key, "__metadata__");
+
+		(void)val;
+		for (int i = 0; i < n && !known; i++)
+			known = !strcmp(key, t[i].name);
+		if (!known) {
+			fprintf(stderr,
+				"navibench: %s: tensor %s: not part of model %s (wrong model?)\n",
+				path, key, w->model.name);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	json_object_put(hdr);
+	free(buf);
+	return rc;
+}

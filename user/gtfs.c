@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Parser of the gputelemetry debugfs files: see gtfs.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtfs.h"
+
+#define GT_DEF(id, key, unit) [GT_S_##id] = { key, unit },
+const struct gt_sensor_def gt_sensor_defs[GT_S_COUNT] = {
+	GT_SENSORS(GT_DEF)
+};
+#undef GT_DEF
+
+int gt_sensor_index(const char *key)
+{
+	for (int i = 0; i < GT_S_COUNT; i++)
+		if (!strcmp(gt_sensor_defs[i].key, key))
+			return i;
+	return -1;
+}
+
+static FILE *open_dev_file(const char *dev, const char *file)
+{
+	char path[512];
+
+	if (dev)
+		snprintf(path, sizeof(path), GT_ROOT "/%s/%s", dev, file);
+	else
+		snprintf(path, sizeof(path), GT_ROOT "/%s", file);
+	return fopen(path, "re");
+}
+
+static void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+/* A decimal integer (optionally negative), nothing else. */
+static bool parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return !errno && end != s && (*end == '\0' || *end == ' ');
+}
+
+int gt_devices(struct gt_dev **out)
+{
+	FILE *f = open_dev_file(NULL, GT_FILE_DEVICES);
+	struct gt_dev *v = NULL;
+	char line[512];
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct gt_dev d;
+
+		memset(&d, 0, sizeof(d));
+		if (sscanf(line, "%63s %95s %31s %15s %15s", d.name, d.location, d.asic,
+			   d.source, d.state) != 5)
+			continue;	/* a line we do not know: skipped */
+		if (n == cap) {
+			struct gt_dev *nv = realloc(v, sizeof(*v) * (size_t)(cap ? cap * 2 : 8));
+
+			if (!nv)
+				break;
+			v = nv;
+			cap = cap ? cap * 2 : 8;
+		}
+		v[n++] = d;
+	}
+	fclose(f);
+	*out = v;
+	return n;
+}
+
+int gt_sensors(const char *dev, struct gt_value r[GT_S_COUNT])
+{
+	FILE *f = open_dev_file(dev, GT_FILE_SENSORS);
+	char line[256];
+
+	memset(r, 0, sizeof(*r) * GT_S_COUNT);
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		int i;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		i = gt_sensor_index(line);
+		if (i < 0)
+			continue;
+		r[i].valid = parse_i64(colon + 1 + (colon[1] == ' '), &r[i].v);
+	}
+	fclose(f);
+	return 0;
+}
+
+int gt_stats(const char *dev, struct gt_stat s[GT_S_COUNT], uint64_t *since_ns)
+{
+	FILE *f = open_dev_file(dev, GT_FILE_STATS);
+	char line[512];
+
+	memset(s, 0, sizeof(*s) * GT_S_COUNT);
+	if (since_ns)
+		*since_ns = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct gt_stat st = { 0 };
+		unsigned int seen = 0;
+		char *colon, *tok, *save;
+		int i;
+
+		chomp(line);
+		if (!strncmp(line, "since ", 6)) {
+			if (since_ns)
+				*since_ns = strtoull(line + 6, NULL, 10);
+			continue;
+		}
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		i = gt_sensor_index(line);
+		if (i < 0)
+			continue;
+		for (tok = strtok_r(colon + 1, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			int64_t v;
+
+			if (!strncmp(tok, "min=", 4) && parse_i64(tok + 4, &v)) {
+				st.min = v;
+				seen |= 1;
+			} else if (!strncmp(tok, "avg=", 4) && parse_i64(tok + 4, &v)) {
+				st.avg = v;
+				seen |= 2;
+			} else if (!strncmp(tok, "max=", 4) && parse_i64(tok + 4, &v)) {
+				st.max = v;
+				seen |= 4;
+			} else if (!strncmp(tok, "samples=", 8) && parse_i64(tok + 8, &v)) {
+				st.samples = (uint64_t)v;
+			}
+		}
+		st.valid = seen == 7;
+		s[i] = st;
+	}
+	fclose(f);
+	return 0;
+}
+
+static bool parse_sample(char *line, struct gt_sample *smp)
+{
+	char *tok, *save, *end;
+
+	memset(smp, 0, sizeof(*smp));
+	tok = strtok_r(line, " ", &save);
+	if (!tok)
+		return false;
+	errno = 0;
+	smp->ns = strtoull(tok, &end, 10);
+	if (errno || end == tok || *end)
+		return false;
+	while ((tok = strtok_r(NULL, " ", &save))) {
+		char *eq = strchr(tok, '=');
+		int i;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		i = gt_sensor_index(tok);
+		if (i < 0)
+			continue;
+		smp->r[i].valid = strcmp(eq + 1, GT_NA) && parse_i64(eq + 1, &smp->r[i].v);
+	}
+	return true;
+}
+
+int gt_history(const char *dev, struct gt_sample *out, int max, uint64_t *lost)
+{
+	FILE *f = open_dev_file(dev, GT_FILE_HISTORY);
+	char line[1024];
+	int n = 0, next = 0;
+
+	if (lost)
+		*lost = 0;
+	if (!f)
+		return -errno;
+	if (max <= 0) {
+		fclose(f);
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct gt_sample s;
+
+		chomp(line);
+		if (!strncmp(line, GT_LOST " ", sizeof(GT_LOST))) {
+			if (lost)
+				*lost += strtoull(line + sizeof(GT_LOST), NULL, 10);
+			continue;
+		}
+		if (!parse_sample(line, &s))
+			continue;
+		/* keep the newest max samples in a ring, then unroll it */
+		out[next] = s;
+		next = (next + 1) % max;
+		if (n < max)
+			n++;
+	}
+	fclose(f);
+	if (n == max && next) {
+		struct gt_sample *tmp = malloc(sizeof(*tmp) * (size_t)max);
+
+		if (!tmp)
+			return -ENOMEM;
+		for (int i = 0; i < max; i++)
+			tmp[i] = out[(next + i) % max];
+		memcpy(out, tmp, sizeof(*tmp) * (size_t)max);
+		free(tmp);
+	}
+	return n;
+}
+
+static const char *const info_keys[] = {
+	GT_INFO_NAME, GT_INFO_LOCATION, GT_INFO_VENDOR_ID, GT_INFO_DEVICE_ID,
+	GT_INFO_SUBSYS_VENDOR, GT_INFO_SUBSYS_DEVICE, GT_INFO_REVISION, GT_INFO_ASIC,
+	GT_INFO_FAMILY, GT_INFO_GFX_TARGET, GT_INFO_MARKETING_NAME, GT_INFO_CU_FULL,
+	GT_INFO_CU_ACTIVE, GT_INFO_CU_SOURCE, GT_INFO_VRAM_TYPE, GT_INFO_VRAM_WIDTH,
+	GT_INFO_VRAM_SIZE, GT_INFO_SCLK_MAX, GT_INFO_MCLK_MAX, GT_INFO_DRIVER,
+	GT_INFO_SOURCE, GT_INFO_STATE, GT_INFO_PCIE_SPEED, GT_INFO_PCIE_WIDTH,
+	GT_INFO_INTERVAL,
+};
+
+int gt_info(const char *dev, struct gt_info *info)
+{
+	FILE *f = open_dev_file(dev, GT_FILE_INFO);
+	char line[256];
+
+	memset(info, 0, sizeof(*info));
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && info->n < GT_INFO_MAX) {
+		char *colon = strchr(line, ':');
+		const char *key = NULL;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		for (size_t i = 0; i < sizeof(info_keys) / sizeof(info_keys[0]); i++)
+			if (!strcmp(line, info_keys[i]))
+				key = info_keys[i];
+		if (!key)
+			continue;
+		chomp(colon + 1);
+		info->kv[info->n].key = key;
+		snprintf(info->kv[info->n].value, sizeof(info->kv[0].value), "%s",
+			 colon + 1 + (colon[1] == ' '));
+		info->n++;
+	}
+	fclose(f);
+	return 0;
+}
+
+const char *gt_info_get(const struct gt_info *info, const char *key)
+{
+	for (int i = 0; i < info->n; i++)
+		if (!strcmp(info->kv[i].key, key))
+			return strcmp(info->kv[i].value, GT_UNAVAILABLE) ? info->kv[i].value : NULL;
+	return NULL;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * navibench: what every command file shares. Commands are declared once,
+ * in the table in navibench.c, with one handler signature.
+ */
+#ifndef NAVIBENCH_H
+#define NAVIBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Exit statuses (navibench(1), EXIT STATUS). */
+enum nb_exit {
+	NB_EXIT_OK = 0,		/* done; every test valid */
+	NB_EXIT_FAIL = 1,	/* a runtime error, or a result failed validation */
+	NB_EXIT_USAGE = 2,	/* bad command, option, value or input file */
+	NB_EXIT_NODEV = 3,	/* the device asked for does not exist */
+};
+
+/*
+ * One command: argv[0] is the command's name, the rest its own arguments.
+ * Returns an enum nb_exit value.
+ */
+struct nb_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+enum nb_device_kind {
+	NB_DEV_AMDGPU,		/* a DRM device bound to amdgpu */
+	NB_DEV_HIP,		/* a HIP device not matched to an amdgpu one */
+	NB_DEV_SIM,		/* a GPU simulated by gputelemetry.ko: telemetry only */
+	NB_DEV_CPU,		/* the host CPU: always present, always last */
+};
+
+/*
+ * One entry of the device list. Indices are the same in every command:
+ * amdgpu devices in PCI order, then gputelemetry's simulated GPUs, then
+ * HIP devices not already listed, then the CPU.
+ */
+struct nb_device {
+	int index;
+	enum nb_device_kind kind;
+	char name[128];		/* marketing name, ASIC name or CPU model */
+	char pci[32];		/* "0000:03:00.0"; empty for the CPU */
+	int hip_ordinal;	/* HIP device number, -1 when HIP lacks it */
+};
+
+/*
+ * nb_device_select() - resolve a --device value (an index, a PCI address
+ * or "cpu") to a device. Returns NB_EXIT_OK, NB_EXIT_USAGE for a malformed
+ * value or NB_EXIT_NODEV for no such device, after printing why.
+ */
+int nb_device_select(const char *spec, struct nb_device *out);
+
+/*
+ * Command handlers, one per command, listed in the table in navibench.c.
+ * cmd_list/info/sensors: devices and telemetry (devices.c, sensors.c ...);
+ * cmd_run/predict/weights: the benchmark (cmd_run.c, cmd_predict.c,
+ * cmd_weights.c over engine/).
+ */
+int cmd_list(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_sensors(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_weights(int argc, char **argv);
+
+#endif /* NAVIBENCH_H */
