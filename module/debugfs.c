@@ -20,8 +20,12 @@
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -84,6 +88,133 @@ int gt_parse_cmd(const char __user *ubuf, size_t count, char *buf, size_t size)
 	return 0;
 }
 
+/*
+ * Files whose text reads a source: made without seq_file's lock.
+ *
+ * seq_file's read holds the file's seq_file mutex around ->show(). The
+ * amdgpu source reads sysfs attributes, which are seq_files too, so a
+ * show() that reads a source would take a seq_file mutex inside another
+ * one of the same lock class (and, for "devices", inside the registry
+ * lock): lockdep reports that as a possible deadlock. These files format
+ * their text with the same show() functions, into a seq_file used only as
+ * a buffer, under a mutex of their own taken by nothing else.
+ */
+
+/* Largest text of such a file: "devices" with every device listed. */
+#define GT_TEXT_MAX	(1024 * 1024)
+
+/**
+ * struct gt_text - one open text file
+ * @lock: serializes reads of this open file (protects @m); taken before a
+ *	device's src_lock, never inside it or inside any seq_file's lock
+ * @show: formats the whole text into @m
+ * @m: the text: buf, size and count only (private is the inode's
+ *	i_private); no other seq_file field is used
+ */
+struct gt_text {
+	struct mutex lock; /* protects m */
+	int (*show)(struct seq_file *m, void *v);
+	struct seq_file m;
+};
+
+/* (Re)makes the text, growing the buffer until it fits. */
+static int gt_text_fill(struct gt_text *t)
+{
+	size_t size = t->m.size ?: PAGE_SIZE;
+	int ret;
+
+	lockdep_assert_held(&t->lock);
+	for (;;) {
+		if (!t->m.buf) {
+			t->m.buf = kvmalloc(size, GFP_KERNEL);
+			if (!t->m.buf)
+				return -ENOMEM;
+			t->m.size = size;
+		}
+		t->m.count = 0;
+		ret = t->show(&t->m, NULL);
+		if (ret)
+			return ret;
+		if (!seq_has_overflowed(&t->m))
+			return 0;
+		kvfree(t->m.buf);
+		t->m.buf = NULL;
+		size = t->m.size * 2;
+		if (size > GT_TEXT_MAX)
+			return -EFBIG;
+	}
+}
+
+/**
+ * gt_text_open() - open a text file that formats its text with @show
+ * @inode: the inode; its i_private becomes the text's private
+ * @file: the file
+ * @show: formats the whole text, as a seq_file show() would
+ *
+ * For files whose text reads a source (see struct gt_text); their read,
+ * llseek and release are gt_text_read(), default_llseek and
+ * gt_text_release().
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int gt_text_open(struct inode *inode, struct file *file,
+		 int (*show)(struct seq_file *m, void *v))
+{
+	struct gt_text *t;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	mutex_init(&t->lock);
+	t->show = show;
+	t->m.private = inode->i_private;
+	file->private_data = t;
+	return 0;
+}
+
+/**
+ * gt_text_read() - read a text file
+ * @file: the file
+ * @ubuf: user buffer
+ * @count: its size
+ * @ppos: the position
+ *
+ * A read at position 0 makes the text anew (as a seq_file does after a
+ * seek to 0); a read further on continues the text made then.
+ *
+ * Return: bytes read, or a negative errno.
+ */
+ssize_t gt_text_read(struct file *file, char __user *ubuf, size_t count, loff_t *ppos)
+{
+	struct gt_text *t = file->private_data;
+	ssize_t ret = 0;
+
+	mutex_lock(&t->lock);
+	if (*ppos == 0 || !t->m.buf)
+		ret = gt_text_fill(t);
+	if (!ret)
+		ret = simple_read_from_buffer(ubuf, count, ppos, t->m.buf, t->m.count);
+	mutex_unlock(&t->lock);
+	return ret;
+}
+
+/**
+ * gt_text_release() - release a text file
+ * @inode: the inode
+ * @file: the file
+ *
+ * Return: 0.
+ */
+int gt_text_release(struct inode *inode, struct file *file)
+{
+	struct gt_text *t = file->private_data;
+
+	kvfree(t->m.buf);
+	mutex_destroy(&t->lock);
+	kfree(t);
+	return 0;
+}
+
 /* version */
 
 static int gt_version_show(struct seq_file *m, void *v)
@@ -100,7 +231,19 @@ static int gt_devices_show(struct seq_file *m, void *v)
 	gt_registry_show(m);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(gt_devices);
+
+static int gt_devices_open(struct inode *inode, struct file *file)
+{
+	return gt_text_open(inode, file, gt_devices_show);
+}
+
+static const struct file_operations gt_devices_fops = {
+	.owner = THIS_MODULE,
+	.open = gt_devices_open,
+	.read = gt_text_read,
+	.llseek = default_llseek,
+	.release = gt_text_release,
+};
 
 /* info */
 
@@ -156,7 +299,19 @@ static int gt_info_show(struct seq_file *m, void *v)
 	gt_kv_u64(m, GT_INFO_INTERVAL, gt_sampler_interval(&gdev->sampler));
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(gt_info);
+
+static int gt_info_open(struct inode *inode, struct file *file)
+{
+	return gt_text_open(inode, file, gt_info_show);
+}
+
+static const struct file_operations gt_info_fops = {
+	.owner = THIS_MODULE,
+	.open = gt_info_open,
+	.read = gt_text_read,
+	.llseek = default_llseek,
+	.release = gt_text_release,
+};
 
 /* sensors */
 
@@ -176,7 +331,19 @@ static int gt_sensors_show(struct seq_file *m, void *v)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(gt_sensors);
+
+static int gt_sensors_open(struct inode *inode, struct file *file)
+{
+	return gt_text_open(inode, file, gt_sensors_show);
+}
+
+static const struct file_operations gt_sensors_fops = {
+	.owner = THIS_MODULE,
+	.open = gt_sensors_open,
+	.read = gt_text_read,
+	.llseek = default_llseek,
+	.release = gt_text_release,
+};
 
 /* cu_count */
 
@@ -191,7 +358,19 @@ static int gt_cu_count_show(struct seq_file *m, void *v)
 		seq_puts(m, GT_UNAVAILABLE "\n");
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(gt_cu_count);
+
+static int gt_cu_count_open(struct inode *inode, struct file *file)
+{
+	return gt_text_open(inode, file, gt_cu_count_show);
+}
+
+static const struct file_operations gt_cu_count_fops = {
+	.owner = THIS_MODULE,
+	.open = gt_cu_count_open,
+	.read = gt_text_read,
+	.llseek = default_llseek,
+	.release = gt_text_release,
+};
 
 /* history */
 

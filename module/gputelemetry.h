@@ -10,16 +10,23 @@
  *   sampler.c   periodic sampling into a ring, statistics
  *   debugfs.c   the files under /sys/kernel/debug/gputelemetry/
  *   sim.c       simulated GPUs (the "sim" source and its control files)
+ *   pci.c       real GPUs: PCI devices of vendor 0x1002 followed through a
+ *               bus notifier, the trusted_drivers parameter
+ *   amdgpu.c    the "amdgpu" source: amdgpu's sysfs interface, read
+ *   metrics.c   the "metrics" file: gpu_metrics blobs decoded
  */
 #ifndef _GPUTELEMETRY_H
 #define _GPUTELEMETRY_H
 
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "uapi/gputelemetry.h"
@@ -36,6 +43,9 @@
 #define GT_LOCATION_LEN		48
 
 struct dentry;
+struct file;
+struct inode;
+struct pci_dev;
 struct seq_file;
 struct gt_device;
 
@@ -135,7 +145,8 @@ struct gt_info {
  * @name: GT_SOURCE_* value shown in "devices" and "info"
  * @read: read every sensor into @s (ts_ns and valid are preset to now and
  *	0); set a bit of @s->valid per reading obtained. Called in process
- *	context with the device's src_lock held for read, concurrently from
+ *	context as a counted source call (source.c: started under src_lock,
+ *	run without it; a switch of source waits for it), concurrently from
  *	the sampler and from readers of "sensors"; may sleep. Returns 0 or a
  *	negative errno (then every reading is unavailable).
  * @fill_info: fill @info (zeroed beforehand); same context as @read.
@@ -144,18 +155,23 @@ struct gt_info {
  * @release: optional; free the source's private data. Called once, from
  *	the device's final gt_device_put(), after sampling stopped and the
  *	device's files were removed.
+ * @read_metrics: optional; read the raw gpu_metrics blob into @buf (at
+ *	most @size bytes). Same context as @read. Returns the length or a
+ *	negative errno (-EAGAIN while the device is runtime-suspended).
+ * @suspended: optional; whether the device is runtime-suspended now (its
+ *	state is then shown as GT_SUSPENDED). Called with src_lock held.
  *
- * A new source (e.g. amdgpu) is a new ops table: the sampler and the
- * debugfs files only ever call these, through source.c.
+ * A new source is a new ops table: the sampler and the debugfs files only
+ * ever call these, through source.c.
  *
- * Real GPUs (planned): a PCI bus notifier registers every display-class
+ * Real GPUs (pci.c): a PCI bus notifier registers every display-class
  * device of vendor 0x1002 as a gt_device named by its PCI address, with
- * no source (GT_UNBOUND) until a trusted driver is bound; on bind it takes
- * src_lock for write and attaches the amdgpu source (GT_ACTIVE); just
- * before unbind it takes src_lock for write and detaches it (GT_UNBOUND),
- * so that no read is in flight or starts once the driver's remove runs;
- * on device removal it unregisters the device. The PCI identity of a
- * device without a source will then be filled beside fill_info().
+ * the "none" source (GT_UNBOUND) until a trusted driver is bound; on bind
+ * it attaches the amdgpu source (GT_ACTIVE) with gt_device_set_source();
+ * just before unbind it detaches it the same way, which takes src_lock for
+ * write, so that no read is in flight or starts once the driver's remove
+ * runs; on device removal it unregisters the device. Both ops tables
+ * share @release and @debugfs_init, so a switch never changes them.
  */
 struct gt_source_ops {
 	const char *name;
@@ -163,6 +179,8 @@ struct gt_source_ops {
 	void (*fill_info)(struct gt_device *gdev, struct gt_info *info);
 	void (*debugfs_init)(struct gt_device *gdev, struct dentry *dir);
 	void (*release)(struct gt_device *gdev);
+	ssize_t (*read_metrics)(struct gt_device *gdev, void *buf, size_t size);
+	bool (*suspended)(struct gt_device *gdev);
 };
 
 /**
@@ -181,7 +199,7 @@ struct gt_stat {
 
 /**
  * struct gt_sampler - periodic sampling of one device
- * @work: the sampling work, on system_wq
+ * @work: the sampling work, on system_freezable_wq (not during system sleep)
  * @lock: protects every field below it (taken by the work and by readers;
  *	never held across a source read or a copy to user space)
  * @running: the work may queue itself again; cleared before the final
@@ -219,17 +237,20 @@ enum gt_state {
 };
 
 /**
- * struct gt_device - one telemetry device (simulated or, later, PCI)
+ * struct gt_device - one telemetry device (simulated or PCI)
  * @ref: references; the registry holds one while the device is listed,
  *	every open "history" file one more; the last put releases it
  * @node: entry in the registry's list, under gt_devices_lock
  * @name: directory name, "sim<id>" or the PCI address
  * @location: "sim:<id>" or "pci:<address>"
- * @src_lock: protects @src, @src_priv and @state; held for read around
- *	every call into @src, for write to change them (e.g. on unbind)
+ * @src_lock: protects @src, @src_priv and @state; held for read to start
+ *	a call into @src (source.c), for write to change them (e.g. on unbind)
  * @src: the source, or NULL when none may be read
  * @src_priv: the source's data
  * @state: GT_ACTIVE etc.
+ * @src_users: calls into @src in flight (started under @src_lock, run
+ *	without it)
+ * @src_wait: woken when @src_users drops to 0
  * @dir: the device's debugfs directory, or NULL when not registered
  * @sampler: sampling and history
  */
@@ -242,6 +263,8 @@ struct gt_device {
 	const struct gt_source_ops *src;
 	void *src_priv;
 	enum gt_state state;
+	atomic_t src_users;
+	wait_queue_head_t src_wait;
 	struct dentry *dir;
 	struct gt_sampler sampler;
 };
@@ -256,6 +279,9 @@ void gt_device_put(struct gt_device *gdev);
 struct gt_device * __must_check gt_device_find(const char *name);
 void gt_registry_show(struct seq_file *m);
 void gt_registry_remove_all(void);
+void gt_device_set_source(struct gt_device *gdev, const struct gt_source_ops *src,
+			  enum gt_state state,
+			  void (*update)(struct gt_device *gdev, void *arg), void *arg);
 
 /* source.c */
 const char *gt_state_name(enum gt_state state);
@@ -263,6 +289,8 @@ int gt_source_read(struct gt_device *gdev, struct gt_sample *s);
 void gt_source_info(struct gt_device *gdev, struct gt_info *info);
 void gt_source_describe(struct gt_device *gdev, const char **src_name,
 			const char **state_name);
+ssize_t gt_source_read_metrics(struct gt_device *gdev, void *buf, size_t size);
+void gt_source_wait_idle(struct gt_device *gdev);
 
 /* sampler.c */
 int __must_check gt_sampler_init(struct gt_sampler *smp, unsigned int interval_ms,
@@ -270,6 +298,8 @@ int __must_check gt_sampler_init(struct gt_sampler *smp, unsigned int interval_m
 void gt_sampler_start(struct gt_device *gdev);
 void gt_sampler_stop(struct gt_device *gdev);
 void gt_sampler_fini(struct gt_sampler *smp);
+int __must_check gt_sampler_wq_init(void);
+void gt_sampler_wq_fini(void);
 int __must_check gt_sampler_set_interval(struct gt_sampler *smp, unsigned int interval_ms);
 unsigned int gt_sampler_interval(struct gt_sampler *smp);
 int gt_sampler_copy(struct gt_sampler *smp, u64 seq, struct gt_sample *out, u64 *oldest);
@@ -284,11 +314,60 @@ int __must_check gt_debugfs_init(void);
 void gt_debugfs_fini(void);
 int __must_check gt_debugfs_device_add(struct gt_device *gdev);
 void gt_debugfs_device_remove(struct gt_device *gdev);
+int gt_text_open(struct inode *inode, struct file *file,
+		 int (*show)(struct seq_file *m, void *v));
+ssize_t gt_text_read(struct file *file, char __user *ubuf, size_t count, loff_t *ppos);
+int gt_text_release(struct inode *inode, struct file *file);
 int __must_check gt_parse_cmd(const char __user *ubuf, size_t count, char *buf,
 			      size_t size);
 
 /* sim.c */
 int __must_check gt_sim_init(struct dentry *root, unsigned int sim_devices);
 void gt_sim_fini(void);
+
+/**
+ * struct gt_pci_gpu - a PCI device's data, gdev->src_priv of PCI devices
+ * @pdev: the PCI device, referenced until the gt_device is freed
+ * @dir: its sysfs directory, relative to the sysfs root ("devices/...")
+ * @driver: name of the bound driver, "" when none
+ * @probe_lock: protects @probed, @hwmon_dir, @cu_active and @cu_source
+ *	among source calls (concurrent ones look them up once, lazily:
+ *	amdgpu.c); held across sysfs reads, so never taken under src_lock
+ * @probed: the fields below were looked up since the driver bound
+ * @hwmon_dir: sysfs directory of its hwmon device named "amdgpu", or NULL
+ *	when it has none
+ * @cu_active: active CUs, 0 when not known
+ * @cu_source: GT_CU_SOURCE_* of @cu_active
+ *
+ * @driver and the reset of the looked-up fields happen in
+ * gt_device_set_source()'s update callback: src_lock held for write and no
+ * source call in flight.
+ */
+struct gt_pci_gpu {
+	struct pci_dev *pdev;
+	char *dir;
+	char driver[GT_NAME_LEN];
+	struct mutex probe_lock; /* see above */
+	bool probed;
+	char *hwmon_dir;
+	u32 cu_active;
+	const char *cu_source;
+};
+
+/* pci.c */
+int __must_check gt_pci_init(void);
+void gt_pci_fini(void);
+void gt_pci_fill_identity(struct gt_device *gdev, struct gt_info *info);
+void gt_pci_release(struct gt_device *gdev);
+extern const struct gt_source_ops gt_pci_none_ops;
+
+/* amdgpu.c */
+extern const struct gt_source_ops gt_amdgpu_ops;
+int __must_check gt_sysfs_init(void);
+void gt_sysfs_fini(void);
+
+/* metrics.c */
+void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len);
+void gt_metrics_debugfs_add(struct gt_device *gdev, struct dentry *dir);
 
 #endif /* _GPUTELEMETRY_H */

@@ -80,11 +80,19 @@ static int __init gt_init(void)
 {
 	int ret;
 
-	ret = gt_debugfs_init();
+	ret = gt_sampler_wq_init();
 	if (ret)
 		return ret;
 
+	ret = gt_debugfs_init();
+	if (ret)
+		goto err_debugfs;
+
 	ret = gt_sim_init(gt_debugfs_root(), gt_param_sim_devices);
+	if (ret)
+		goto err_sim;
+
+	ret = gt_pci_init();
 	if (ret)
 		goto err_sim;
 
@@ -97,20 +105,30 @@ err_sim:
 	gt_sim_fini();
 	gt_registry_remove_all();
 	gt_debugfs_fini();
+err_debugfs:
+	gt_sampler_wq_fini();
 	return ret;
 }
 
 static void __exit gt_exit(void)
 {
-	/* The sim control files first: no device is created after this. */
+	/*
+	 * The notifier and the sim control files first: no device is created
+	 * or switched after this. Then the devices, then what they read
+	 * through.
+	 */
+	gt_pci_fini();
 	gt_sim_fini();
 	gt_registry_remove_all();
+	/* Sampling works still finishing hold the last device references. */
+	gt_sampler_wq_fini();
+	gt_sysfs_fini();
 	gt_debugfs_fini();
 }
 
 module_init(gt_init);
 module_exit(gt_exit);
 
-MODULE_DESCRIPTION("AMD GPU telemetry under debugfs, with simulated GPUs");
+MODULE_DESCRIPTION("AMD GPU telemetry under debugfs: amdgpu's sensors, and simulated GPUs");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(GT_MODULE_VERSION);

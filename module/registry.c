@@ -5,7 +5,8 @@
  * A device is allocated (gt_device_alloc), listed and made visible
  * (gt_device_register), unlisted and stopped (gt_device_unregister), and
  * freed by its last gt_device_put(). Simulated devices are registered by
- * sim.c; PCI devices will be registered the same way from a bus notifier.
+ * sim.c; PCI devices by pci.c, from a bus notifier, which also switches
+ * their source with gt_device_set_source() as drivers bind and unbind.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -72,6 +73,8 @@ struct gt_device *gt_device_alloc(const char *name, const char *location,
 	strscpy(gdev->name, name, sizeof(gdev->name));
 	strscpy(gdev->location, location, sizeof(gdev->location));
 	init_rwsem(&gdev->src_lock);
+	atomic_set(&gdev->src_users, 0);
+	init_waitqueue_head(&gdev->src_wait);
 	gdev->src = src;
 	gdev->src_priv = src_priv;
 	gdev->state = GT_ACTIVE;
@@ -134,7 +137,9 @@ int gt_device_register(struct gt_device *gdev)
 	if (ret)
 		goto out_unlock;
 	list_add_tail(&gdev->node, &gt_devices);
-	gt_sampler_start(gdev);
+	/* Not yet visible to anyone else: state needs no src_lock here. */
+	if (gdev->state == GT_ACTIVE)
+		gt_sampler_start(gdev);
 out_unlock:
 	mutex_unlock(&gt_devices_lock);
 	return ret;
@@ -159,9 +164,10 @@ static void gt_device_unlist(struct gt_device *gdev)
  * @gdev: a registered device; the caller holds a reference of its own
  *
  * When this returns no file operation on the device is in progress or can
- * start, and the sampler is stopped. The registry's reference is dropped;
- * files still open keep the memory alive until they are closed. Calling
- * it on a device already unregistered does nothing.
+ * start, and the sampler is stopped: a sample in progress may finish (its
+ * work holds a reference). The registry's reference is dropped; files
+ * still open keep the memory alive until they are closed. Calling it on a
+ * device already unregistered does nothing.
  */
 void gt_device_unregister(struct gt_device *gdev)
 {
@@ -174,6 +180,48 @@ void gt_device_unregister(struct gt_device *gdev)
 	mutex_unlock(&gt_devices_lock);
 	if (listed)
 		gt_device_put(gdev);
+}
+
+/**
+ * gt_device_set_source() - switch a device's source (attach or detach)
+ * @gdev: the device; the caller holds a reference
+ * @src: the new source ops; must share @release with the old ones
+ * @state: the new state: GT_ACTIVE starts sampling, any other stops it
+ * @update: optional; called with src_lock held for write, to change what
+ *	the source's private data holds
+ * @arg: passed to @update
+ *
+ * With src_lock held for write it waits until no source call is in
+ * flight; none starts on the old source afterwards: a driver about to
+ * unbind calls this before its remove runs. Sleeps; takes the registry
+ * lock, so it is serialized with gt_device_unregister(). A device no
+ * longer listed gets the new source but no sampling. Waits for no
+ * sampling work (gt_sampler_stop() does not), so that it can be called
+ * from the PCI bus notifier.
+ */
+void gt_device_set_source(struct gt_device *gdev, const struct gt_source_ops *src,
+			  enum gt_state state,
+			  void (*update)(struct gt_device *gdev, void *arg), void *arg)
+{
+	bool listed;
+
+	mutex_lock(&gt_devices_lock);
+	listed = !list_empty(&gdev->node);
+	down_write(&gdev->src_lock);
+	gt_source_wait_idle(gdev);
+	if (update)
+		update(gdev, arg);
+	gdev->src = src;
+	if (listed)
+		gdev->state = state;
+	up_write(&gdev->src_lock);
+	if (listed) {
+		if (state == GT_ACTIVE)
+			gt_sampler_start(gdev);
+		else
+			gt_sampler_stop(gdev);
+	}
+	mutex_unlock(&gt_devices_lock);
 }
 
 /**
@@ -202,12 +250,31 @@ struct gt_device *gt_device_find(const char *name)
  */
 void gt_registry_show(struct seq_file *m)
 {
-	struct gt_device *gdev;
-	struct gt_info info;
+	struct gt_device **devs, *gdev;
 	const char *src, *state;
+	struct gt_info info;
+	size_t n = 0, i;
 
+	/*
+	 * Listed devices are referenced under the lock and printed without
+	 * it: printing calls into the sources, which must not run under the
+	 * registry lock (the PCI notifier takes it; see source.c).
+	 */
 	mutex_lock(&gt_devices_lock);
-	list_for_each_entry(gdev, &gt_devices, node) {
+	list_for_each_entry(gdev, &gt_devices, node)
+		n++;
+	devs = kmalloc_array(n, sizeof(*devs), GFP_KERNEL);
+	if (!devs) {
+		mutex_unlock(&gt_devices_lock);
+		return;
+	}
+	i = 0;
+	list_for_each_entry(gdev, &gt_devices, node)
+		devs[i++] = gt_device_get(gdev);
+	mutex_unlock(&gt_devices_lock);
+
+	for (i = 0; i < n; i++) {
+		gdev = devs[i];
 		gt_source_info(gdev, &info);
 		gt_source_describe(gdev, &src, &state);
 		seq_printf(m, "%s %s ", gdev->name, gdev->location);
@@ -216,8 +283,9 @@ void gt_registry_show(struct seq_file *m)
 		else
 			seq_printf(m, "%04x:%04x", info.vendor_id, info.device_id);
 		seq_printf(m, " %s %s\n", src, state);
+		gt_device_put(gdev);
 	}
-	mutex_unlock(&gt_devices_lock);
+	kfree(devs);
 }
 
 /**

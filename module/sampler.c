@@ -4,6 +4,18 @@
  * source every interval_ms into a ring of timestamped samples, numbered
  * by a 64-bit sequence number, and keeps min/avg/max statistics.
  *
+ * The work runs on the module's own freezable workqueue: it does not run
+ * while the system suspends or resumes (when the devices a source reads
+ * are being suspended or resumed), and module unload drains it.
+ *
+ * Nothing waits for the work while holding a lock: the amdgpu source's
+ * reads take sysfs (kernfs) locks, which the PCI bus notifier's callers
+ * hold, so a synchronous cancel from the notifier would be a lock cycle
+ * for lockdep. Instead the work holds a reference on its device while it
+ * is queued or running; stopping clears "running" and cancels a queued
+ * work, and a running one does not queue itself again and drops its
+ * reference. Module unload waits for the last one (gt_sampler_wq_fini()).
+ *
  * Readers never touch the ring directly: gt_sampler_copy() copies one
  * sample out under the lock, by number, and tells a reader that asked for
  * an overwritten number which sample is the oldest still kept.
@@ -18,6 +30,32 @@
 #include <linux/string.h>
 
 #include "gputelemetry.h"
+
+/* The sampling works of every device; see the top comment. */
+static struct workqueue_struct *gt_sampler_wq;
+
+/**
+ * gt_sampler_wq_init() - create the sampling workqueue
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int gt_sampler_wq_init(void)
+{
+	gt_sampler_wq = alloc_workqueue("gputelemetry", WQ_FREEZABLE, 0);
+	return gt_sampler_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * gt_sampler_wq_fini() - wait for every sampling work and free the queue
+ *
+ * Called at unload, after every sampler was stopped: the works still
+ * running finish (and may drop their devices' last references) first.
+ */
+void gt_sampler_wq_fini(void)
+{
+	destroy_workqueue(gt_sampler_wq);
+	gt_sampler_wq = NULL;
+}
 
 static void gt_stats_clear(struct gt_sampler *smp)
 {
@@ -74,6 +112,7 @@ static void gt_sampler_work(struct work_struct *work)
 	struct gt_device *gdev = container_of(smp, struct gt_device, sampler);
 	struct gt_sample s;
 	u64 start = ktime_get_ns();
+	bool requeued = false;
 	u32 idx;
 
 	gt_source_read(gdev, &s);
@@ -85,9 +124,14 @@ static void gt_sampler_work(struct work_struct *work)
 	gt_stats_add(smp, &s);
 	smp->samples++;
 	smp->cpu_ns += ktime_get_ns() - start;
+	/* The queued work takes over this one's reference. */
 	if (smp->running)
-		queue_delayed_work(system_wq, &smp->work, gt_sampler_delay(smp->interval_ms));
+		requeued = queue_delayed_work(gt_sampler_wq, &smp->work,
+					      gt_sampler_delay(smp->interval_ms));
 	spin_unlock(&smp->lock);
+	/* May free the device: nothing of it is used past this point. */
+	if (!requeued)
+		gt_device_put(gdev);
 }
 
 /**
@@ -125,7 +169,9 @@ void gt_sampler_fini(struct gt_sampler *smp)
 
 /**
  * gt_sampler_start() - take the first sample now, then every interval
- * @gdev: the device; it must stay allocated until gt_sampler_stop()
+ * @gdev: the device; the queued work holds a reference on it
+ *
+ * Does not sleep; starting a running sampler does nothing.
  */
 void gt_sampler_start(struct gt_device *gdev)
 {
@@ -133,25 +179,32 @@ void gt_sampler_start(struct gt_device *gdev)
 
 	spin_lock(&smp->lock);
 	smp->running = true;
-	queue_delayed_work(system_wq, &smp->work, 0);
+	if (queue_delayed_work(gt_sampler_wq, &smp->work, 0))
+		gt_device_get(gdev);
 	spin_unlock(&smp->lock);
 }
 
 /**
- * gt_sampler_stop() - stop sampling and wait for a sample in progress
+ * gt_sampler_stop() - stop sampling, without waiting
  * @gdev: the device
  *
- * After this the work is neither queued nor running, and nothing queues
- * it again. Sleeps.
+ * After this no sample starts later than the one that may be running now,
+ * which finishes and drops its reference; nothing queues the work again.
+ * Does not sleep: callable with any lock held. gt_sampler_wq_fini() waits
+ * for the works of every device.
  */
 void gt_sampler_stop(struct gt_device *gdev)
 {
 	struct gt_sampler *smp = &gdev->sampler;
+	bool cancelled;
 
 	spin_lock(&smp->lock);
 	smp->running = false;
+	cancelled = cancel_delayed_work(&smp->work);
 	spin_unlock(&smp->lock);
-	cancel_delayed_work_sync(&smp->work);
+	/* The caller holds a reference of its own: this is never the last. */
+	if (cancelled)
+		gt_device_put(gdev);
 }
 
 /**
@@ -165,12 +218,19 @@ void gt_sampler_stop(struct gt_device *gdev)
  */
 int gt_sampler_set_interval(struct gt_sampler *smp, unsigned int interval_ms)
 {
+	struct gt_device *gdev = container_of(smp, struct gt_device, sampler);
+
 	if (interval_ms < GT_INTERVAL_MIN_MS || interval_ms > GT_INTERVAL_MAX_MS)
 		return -EINVAL;
 	spin_lock(&smp->lock);
 	smp->interval_ms = interval_ms;
-	if (smp->running)
-		mod_delayed_work(system_wq, &smp->work, gt_sampler_delay(interval_ms));
+	/*
+	 * Not queued (running now): the work queued here needs a reference;
+	 * the running one will find it queued and drop its own.
+	 */
+	if (smp->running &&
+	    !mod_delayed_work(gt_sampler_wq, &smp->work, gt_sampler_delay(interval_ms)))
+		gt_device_get(gdev);
 	spin_unlock(&smp->lock);
 	return 0;
 }

@@ -29,6 +29,8 @@
 #define GT_FILE_HISTORY		"history"
 #define GT_FILE_STATS		"stats"
 #define GT_FILE_INTERVAL_MS	"interval_ms"
+/* Per-device file of PCI devices only: the decoded gpu_metrics blob. */
+#define GT_FILE_METRICS		"metrics"
 /* Per-device files of simulated devices only. */
 #define GT_FILE_LOAD		"load"
 #define GT_FILE_FAIL_SENSORS	"fail_sensors"
@@ -120,5 +122,21 @@ enum gt_sensor {
 #define GT_CU_SOURCE_SIM	"sim"
 #define GT_CU_SOURCE_KFD	"kfd"
 #define GT_CU_SOURCE_TABLE	"asic_table"
+
+/*
+ * Keys of the "metrics" file that come before the decoded fields (which
+ * are named as the kernel's struct gpu_metrics_v* fields, see
+ * gputelemetry.rst), and the values of its status key.
+ */
+#define GT_METRICS_STATUS		"status"
+#define GT_METRICS_REASON		"reason"
+#define GT_METRICS_SIZE			"size"
+#define GT_METRICS_STRUCTURE_SIZE	"structure_size"
+#define GT_METRICS_FORMAT_REVISION	"format_revision"
+#define GT_METRICS_CONTENT_REVISION	"content_revision"
+#define GT_METRICS_OK			"ok"
+#define GT_METRICS_UNAVAILABLE		"unavailable"
+#define GT_METRICS_UNKNOWN		"unknown_revision"
+#define GT_METRICS_SHORT		"short"
 
 #endif /* _UAPI_GPUTELEMETRY_H */

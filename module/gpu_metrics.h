@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gputelemetry: layouts of amdgpu's gpu_metrics blob.
+ *
+ * Copied field for field from struct metrics_table_header and struct
+ * gpu_metrics_v1_0 .. v1_3 and v2_0 .. v2_3 in the kernel's
+ * drivers/gpu/drm/amd/include/kgd_pp_interface.h (Linux 6.1), renamed
+ * with a gt_ prefix; only the types are spelled the kernel's way (u16
+ * for uint16_t). Natural alignment, not packed: the implicit padding is
+ * the kernel's too, and metrics.c checks every size at build time. The
+ * header is not exported by the kernel, hence the copy: a future layout
+ * is a new revision, which metrics.c reports as unknown until added.
+ */
+#ifndef _GT_GPU_METRICS_H
+#define _GT_GPU_METRICS_H
+
+#include <linux/types.h>
+
+#define GT_NUM_HBM_INSTANCES 4
+
+struct gt_metrics_table_header {
+	u16			structure_size;
+	u8				format_revision;
+	u8				content_revision;
+};
+
+/*
+ * gpu_metrics_v1_0 is not recommended as it is not naturally aligned.
+ * Use gpu_metrics_v1_1 or later instead.
+ */
+struct gt_gpu_metrics_v1_0 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Temperature */
+	u16			temperature_edge;
+	u16			temperature_hotspot;
+	u16			temperature_mem;
+	u16			temperature_vrgfx;
+	u16			temperature_vrsoc;
+	u16			temperature_vrmem;
+
+	/* Utilization */
+	u16			average_gfx_activity;
+	u16			average_umc_activity; /* memory controller */
+	u16			average_mm_activity; /* UVD or VCN */
+
+	/* Power/Energy */
+	u16			average_socket_power;
+	u32			energy_accumulator;
+
+	/* Average clocks */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_vclk0_frequency;
+	u16			average_dclk0_frequency;
+	u16			average_vclk1_frequency;
+	u16			average_dclk1_frequency;
+
+	/* Current clocks */
+	u16			current_gfxclk;
+	u16			current_socclk;
+	u16			current_uclk;
+	u16			current_vclk0;
+	u16			current_dclk0;
+	u16			current_vclk1;
+	u16			current_dclk1;
+
+	/* Throttle status */
+	u32			throttle_status;
+
+	/* Fans */
+	u16			current_fan_speed;
+
+	/* Link width/speed */
+	u8				pcie_link_width;
+	u8				pcie_link_speed; /* in 0.1 GT/s */
+};
+
+struct gt_gpu_metrics_v1_1 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature */
+	u16			temperature_edge;
+	u16			temperature_hotspot;
+	u16			temperature_mem;
+	u16			temperature_vrgfx;
+	u16			temperature_vrsoc;
+	u16			temperature_vrmem;
+
+	/* Utilization */
+	u16			average_gfx_activity;
+	u16			average_umc_activity; /* memory controller */
+	u16			average_mm_activity; /* UVD or VCN */
+
+	/* Power/Energy */
+	u16			average_socket_power;
+	u64			energy_accumulator;
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Average clocks */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_vclk0_frequency;
+	u16			average_dclk0_frequency;
+	u16			average_vclk1_frequency;
+	u16			average_dclk1_frequency;
+
+	/* Current clocks */
+	u16			current_gfxclk;
+	u16			current_socclk;
+	u16			current_uclk;
+	u16			current_vclk0;
+	u16			current_dclk0;
+	u16			current_vclk1;
+	u16			current_dclk1;
+
+	/* Throttle status */
+	u32			throttle_status;
+
+	/* Fans */
+	u16			current_fan_speed;
+
+	/* Link width/speed */
+	u16			pcie_link_width;
+	u16			pcie_link_speed; /* in 0.1 GT/s */
+
+	u16			padding;
+
+	u32			gfx_activity_acc;
+	u32			mem_activity_acc;
+
+	u16			temperature_hbm[GT_NUM_HBM_INSTANCES];
+};
+
+struct gt_gpu_metrics_v1_2 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature */
+	u16			temperature_edge;
+	u16			temperature_hotspot;
+	u16			temperature_mem;
+	u16			temperature_vrgfx;
+	u16			temperature_vrsoc;
+	u16			temperature_vrmem;
+
+	/* Utilization */
+	u16			average_gfx_activity;
+	u16			average_umc_activity; /* memory controller */
+	u16			average_mm_activity; /* UVD or VCN */
+
+	/* Power/Energy */
+	u16			average_socket_power;
+	u64			energy_accumulator;
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Average clocks */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_vclk0_frequency;
+	u16			average_dclk0_frequency;
+	u16			average_vclk1_frequency;
+	u16			average_dclk1_frequency;
+
+	/* Current clocks */
+	u16			current_gfxclk;
+	u16			current_socclk;
+	u16			current_uclk;
+	u16			current_vclk0;
+	u16			current_dclk0;
+	u16			current_vclk1;
+	u16			current_dclk1;
+
+	/* Throttle status (ASIC dependent) */
+	u32			throttle_status;
+
+	/* Fans */
+	u16			current_fan_speed;
+
+	/* Link width/speed */
+	u16			pcie_link_width;
+	u16			pcie_link_speed; /* in 0.1 GT/s */
+
+	u16			padding;
+
+	u32			gfx_activity_acc;
+	u32			mem_activity_acc;
+
+	u16			temperature_hbm[GT_NUM_HBM_INSTANCES];
+
+	/* PMFW attached timestamp (10ns resolution) */
+	u64			firmware_timestamp;
+};
+
+struct gt_gpu_metrics_v1_3 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature */
+	u16			temperature_edge;
+	u16			temperature_hotspot;
+	u16			temperature_mem;
+	u16			temperature_vrgfx;
+	u16			temperature_vrsoc;
+	u16			temperature_vrmem;
+
+	/* Utilization */
+	u16			average_gfx_activity;
+	u16			average_umc_activity; /* memory controller */
+	u16			average_mm_activity; /* UVD or VCN */
+
+	/* Power/Energy */
+	u16			average_socket_power;
+	u64			energy_accumulator;
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Average clocks */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_vclk0_frequency;
+	u16			average_dclk0_frequency;
+	u16			average_vclk1_frequency;
+	u16			average_dclk1_frequency;
+
+	/* Current clocks */
+	u16			current_gfxclk;
+	u16			current_socclk;
+	u16			current_uclk;
+	u16			current_vclk0;
+	u16			current_dclk0;
+	u16			current_vclk1;
+	u16			current_dclk1;
+
+	/* Throttle status */
+	u32			throttle_status;
+
+	/* Fans */
+	u16			current_fan_speed;
+
+	/* Link width/speed */
+	u16			pcie_link_width;
+	u16			pcie_link_speed; /* in 0.1 GT/s */
+
+	u16			padding;
+
+	u32			gfx_activity_acc;
+	u32			mem_activity_acc;
+
+	u16			temperature_hbm[GT_NUM_HBM_INSTANCES];
+
+	/* PMFW attached timestamp (10ns resolution) */
+	u64			firmware_timestamp;
+
+	/* Voltage (mV) */
+	u16			voltage_soc;
+	u16			voltage_gfx;
+	u16			voltage_mem;
+
+	u16			padding1;
+
+	/* Throttle status (ASIC independent) */
+	u64			indep_throttle_status;
+};
+
+/*
+ * gpu_metrics_v2_0 is not recommended as it is not naturally aligned.
+ * Use gpu_metrics_v2_1 or later instead.
+ */
+struct gt_gpu_metrics_v2_0 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Temperature */
+	u16			temperature_gfx; /* gfx temperature on APUs */
+	u16			temperature_soc; /* soc temperature on APUs */
+	u16			temperature_core[8]; /* CPU core temperature on APUs */
+	u16			temperature_l3[2];
+
+	/* Utilization */
+	u16			average_gfx_activity;
+	u16			average_mm_activity; /* UVD or VCN */
+
+	/* Power/Energy */
+	u16			average_socket_power; /* dGPU + APU power on A + A platform */
+	u16			average_cpu_power;
+	u16			average_soc_power;
+	u16			average_gfx_power;
+	u16			average_core_power[8]; /* CPU core power on APUs */
+
+	/* Average clocks */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_fclk_frequency;
+	u16			average_vclk_frequency;
+	u16			average_dclk_frequency;
+
+	/* Current clocks */
+	u16			current_gfxclk;
+	u16			current_socclk;
+	u16			current_uclk;
+	u16			current_fclk;
+	u16			current_vclk;
+	u16			current_dclk;
+	u16			current_coreclk[8]; /* CPU core clocks */
+	u16			current_l3clk[2];
+
+	/* Throttle status */
+	u32			throttle_status;
+
+	/* Fans */
+	u16			fan_pwm;
+
+	u16			padding;
+};
+
+struct gt_gpu_metrics_v2_1 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature */
+	u16			temperature_gfx; /* gfx temperature on APUs */
+	u16			temperature_soc; /* soc temperature on APUs */
+	u16			temperature_core[8]; /* CPU core temperature on APUs */
+	u16			temperature_l3[2];
+
+	/* Utilization */
+	u16			average_gfx_activity;
+	u16			average_mm_activity; /* UVD or VCN */
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Power/Energy */
+	u16			average_socket_power; /* dGPU + APU power on A + A platform */
+	u16			average_cpu_power;
+	u16			average_soc_power;
+	u16			average_gfx_power;
+	u16			average_core_power[8]; /* CPU core power on APUs */
+
+	/* Average clocks */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_fclk_frequency;
+	u16			average_vclk_frequency;
+	u16			average_dclk_frequency;
+
+	/* Current clocks */
+	u16			current_gfxclk;
+	u16			current_socclk;
+	u16			current_uclk;
+	u16			current_fclk;
+	u16			current_vclk;
+	u16			current_dclk;
+	u16			current_coreclk[8]; /* CPU core clocks */
+	u16			current_l3clk[2];
+
+	/* Throttle status */
+	u32			throttle_status;
+
+	/* Fans */
+	u16			fan_pwm;
+
+	u16			padding[3];
+};
+
+struct gt_gpu_metrics_v2_2 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature */
+	u16			temperature_gfx; /* gfx temperature on APUs */
+	u16			temperature_soc; /* soc temperature on APUs */
+	u16			temperature_core[8]; /* CPU core temperature on APUs */
+	u16			temperature_l3[2];
+
+	/* Utilization */
+	u16			average_gfx_activity;
+	u16			average_mm_activity; /* UVD or VCN */
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Power/Energy */
+	u16			average_socket_power; /* dGPU + APU power on A + A platform */
+	u16			average_cpu_power;
+	u16			average_soc_power;
+	u16			average_gfx_power;
+	u16			average_core_power[8]; /* CPU core power on APUs */
+
+	/* Average clocks */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_fclk_frequency;
+	u16			average_vclk_frequency;
+	u16			average_dclk_frequency;
+
+	/* Current clocks */
+	u16			current_gfxclk;
+	u16			current_socclk;
+	u16			current_uclk;
+	u16			current_fclk;
+	u16			current_vclk;
+	u16			current_dclk;
+	u16			current_coreclk[8]; /* CPU core clocks */
+	u16			current_l3clk[2];
+
+	/* Throttle status (ASIC dependent) */
+	u32			throttle_status;
+
+	/* Fans */
+	u16			fan_pwm;
+
+	u16			padding[3];
+
+	/* Throttle status (ASIC independent) */
+	u64			indep_throttle_status;
+};
+
+struct gt_gpu_metrics_v2_3 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature */
+	u16			temperature_gfx; /* gfx temperature on APUs */
+	u16			temperature_soc; /* soc temperature on APUs */
+	u16			temperature_core[8]; /* CPU core temperature on APUs */
+	u16			temperature_l3[2];
+
+	/* Utilization */
+	u16			average_gfx_activity;
+	u16			average_mm_activity; /* UVD or VCN */
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Power/Energy */
+	u16			average_socket_power; /* dGPU + APU power on A + A platform */
+	u16			average_cpu_power;
+	u16			average_soc_power;
+	u16			average_gfx_power;
+	u16			average_core_power[8]; /* CPU core power on APUs */
+
+	/* Average clocks */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_fclk_frequency;
+	u16			average_vclk_frequency;
+	u16			average_dclk_frequency;
+
+	/* Current clocks */
+	u16			current_gfxclk;
+	u16			current_socclk;
+	u16			current_uclk;
+	u16			current_fclk;
+	u16			current_vclk;
+	u16			current_dclk;
+	u16			current_coreclk[8]; /* CPU core clocks */
+	u16			current_l3clk[2];
+
+	/* Throttle status (ASIC dependent) */
+	u32			throttle_status;
+
+	/* Fans */
+	u16			fan_pwm;
+
+	u16			padding[3];
+
+	/* Throttle status (ASIC independent) */
+	u64			indep_throttle_status;
+
+	/* Average Temperature */
+	u16			average_temperature_gfx; /* average gfx temperature on APUs */
+	u16			average_temperature_soc; /* average soc temperature on APUs */
+	u16			average_temperature_core[8]; /* average CPU core temp. on APUs */
+	u16			average_temperature_l3[2];
+};
+
+/* sizeof() of each layout on x86_64, as amdgpu writes it in structure_size. */
+#define GT_GPU_METRICS_V1_0_SIZE 80
+#define GT_GPU_METRICS_V1_1_SIZE 96
+#define GT_GPU_METRICS_V1_2_SIZE 104
+#define GT_GPU_METRICS_V1_3_SIZE 120
+#define GT_GPU_METRICS_V2_0_SIZE 120
+#define GT_GPU_METRICS_V2_1_SIZE 120
+#define GT_GPU_METRICS_V2_2_SIZE 128
+#define GT_GPU_METRICS_V2_3_SIZE 152
+
+#endif /* _GT_GPU_METRICS_H */

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gputelemetry: the "metrics" file, amdgpu's gpu_metrics blob decoded.
+ *
+ * The blob is what the device's gpu_metrics attribute returns: a struct
+ * gpu_metrics_v<format>_<content> of the kernel (layouts in gpu_metrics.h).
+ * It is decoded only when its revision is one of the layouts known here and
+ * it is long enough for that layout and for the size its own header states;
+ * anything else is reported (status unknown_revision or short) with the
+ * header as read, never guessed at.
+ */
+#include <linux/build_bug.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+#include <asm/unaligned.h>
+
+#include "gpu_metrics.h"
+#include "gputelemetry.h"
+
+static_assert(sizeof(struct gt_gpu_metrics_v1_0) == GT_GPU_METRICS_V1_0_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_1) == GT_GPU_METRICS_V1_1_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_2) == GT_GPU_METRICS_V1_2_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_3) == GT_GPU_METRICS_V1_3_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_0) == GT_GPU_METRICS_V2_0_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_1) == GT_GPU_METRICS_V2_1_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_2) == GT_GPU_METRICS_V2_2_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_3) == GT_GPU_METRICS_V2_3_SIZE);
+
+/* How a field's raw value becomes the printed value and unit. */
+enum gt_mkind {
+	GT_MK_TEMP_C,		/* degrees C -> mC */
+	GT_MK_TEMP_CC,		/* centidegrees C -> mC */
+	GT_MK_MHZ,
+	GT_MK_PCT,
+	GT_MK_W,		/* W -> mW */
+	GT_MK_MW,
+	GT_MK_MV,
+	GT_MK_RPM,
+	GT_MK_PWM,
+	GT_MK_LANES,
+	GT_MK_SPEED,		/* 0.1 GT/s, printed as it is */
+	GT_MK_NS,
+	GT_MK_10NS,
+	GT_MK_RAW,
+	GT_MK_MASK,		/* bit mask, printed in hex */
+};
+
+static const char * const gt_mkind_units[] = {
+	[GT_MK_TEMP_C] = "mC",
+	[GT_MK_TEMP_CC] = "mC",
+	[GT_MK_MHZ] = "MHz",
+	[GT_MK_PCT] = "%",
+	[GT_MK_W] = "mW",
+	[GT_MK_MW] = "mW",
+	[GT_MK_MV] = "mV",
+	[GT_MK_RPM] = "rpm",
+	[GT_MK_PWM] = "pwm",
+	[GT_MK_LANES] = "lanes",
+	[GT_MK_SPEED] = "0.1GT/s",
+	[GT_MK_NS] = "ns",
+	[GT_MK_10NS] = "10ns",
+	[GT_MK_RAW] = "raw",
+	[GT_MK_MASK] = "mask",
+};
+
+/**
+ * struct gt_mfield - one decoded field of a layout
+ * @key: printed key, the kernel's field name
+ * @off: offset in the blob
+ * @size: 1, 2, 4 or 8 bytes
+ * @kind: conversion and unit
+ * @crev: first content revision that has the field
+ */
+struct gt_mfield {
+	const char *key;
+	u16 off;
+	u8 size;
+	u8 kind;
+	u8 crev;
+};
+
+#define GT_MF(type, field, sz, k, rev)					\
+	{ .key = #field, .off = offsetof(type, field), .size = (sz),	\
+	  .kind = (k), .crev = (rev) }
+#define GT_M10(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v1_0, field, sz, k, rev)
+#define GT_M13(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v1_3, field, sz, k, rev)
+#define GT_M20(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v2_0, field, sz, k, rev)
+#define GT_M23(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v2_3, field, sz, k, rev)
+
+/*
+ * Content revisions 1 to 3 of a format share their leading fields: each
+ * adds fields at the end of the previous one (checked below), so one table
+ * with the offsets of the largest serves all three, a field being decoded
+ * from the content revision in its last column on. Revision 0 of each
+ * format has a layout of its own.
+ */
+static_assert(offsetof(struct gt_gpu_metrics_v1_3, firmware_timestamp) ==
+	      sizeof(struct gt_gpu_metrics_v1_1));
+static_assert(offsetof(struct gt_gpu_metrics_v1_2, firmware_timestamp) ==
+	      sizeof(struct gt_gpu_metrics_v1_1));
+static_assert(offsetof(struct gt_gpu_metrics_v1_3, voltage_soc) ==
+	      sizeof(struct gt_gpu_metrics_v1_2));
+static_assert(offsetof(struct gt_gpu_metrics_v1_1, temperature_hbm) ==
+	      offsetof(struct gt_gpu_metrics_v1_3, temperature_hbm));
+static_assert(offsetof(struct gt_gpu_metrics_v2_3, indep_throttle_status) ==
+	      sizeof(struct gt_gpu_metrics_v2_1));
+static_assert(offsetof(struct gt_gpu_metrics_v2_2, indep_throttle_status) ==
+	      sizeof(struct gt_gpu_metrics_v2_1));
+static_assert(offsetof(struct gt_gpu_metrics_v2_3, average_temperature_gfx) ==
+	      sizeof(struct gt_gpu_metrics_v2_2));
+static_assert(offsetof(struct gt_gpu_metrics_v2_1, fan_pwm) ==
+	      offsetof(struct gt_gpu_metrics_v2_3, fan_pwm));
+
+static const struct gt_mfield gt_m1_0[] = {
+	GT_M10(temperature_edge, 2, GT_MK_TEMP_C, 0),
+	GT_M10(temperature_hotspot, 2, GT_MK_TEMP_C, 0),
+	GT_M10(temperature_mem, 2, GT_MK_TEMP_C, 0),
+	GT_M10(temperature_vrgfx, 2, GT_MK_TEMP_C, 0),
+	GT_M10(temperature_vrsoc, 2, GT_MK_TEMP_C, 0),
+	GT_M10(temperature_vrmem, 2, GT_MK_TEMP_C, 0),
+	GT_M10(average_gfx_activity, 2, GT_MK_PCT, 0),
+	GT_M10(average_umc_activity, 2, GT_MK_PCT, 0),
+	GT_M10(average_mm_activity, 2, GT_MK_PCT, 0),
+	GT_M10(average_socket_power, 2, GT_MK_W, 0),
+	GT_M10(energy_accumulator, 4, GT_MK_RAW, 0),
+	GT_M10(system_clock_counter, 8, GT_MK_NS, 0),
+	GT_M10(average_gfxclk_frequency, 2, GT_MK_MHZ, 0),
+	GT_M10(average_socclk_frequency, 2, GT_MK_MHZ, 0),
+	GT_M10(average_uclk_frequency, 2, GT_MK_MHZ, 0),
+	GT_M10(average_vclk0_frequency, 2, GT_MK_MHZ, 0),
+	GT_M10(average_dclk0_frequency, 2, GT_MK_MHZ, 0),
+	GT_M10(average_vclk1_frequency, 2, GT_MK_MHZ, 0),
+	GT_M10(average_dclk1_frequency, 2, GT_MK_MHZ, 0),
+	GT_M10(current_gfxclk, 2, GT_MK_MHZ, 0),
+	GT_M10(current_socclk, 2, GT_MK_MHZ, 0),
+	GT_M10(current_uclk, 2, GT_MK_MHZ, 0),
+	GT_M10(current_vclk0, 2, GT_MK_MHZ, 0),
+	GT_M10(current_dclk0, 2, GT_MK_MHZ, 0),
+	GT_M10(current_vclk1, 2, GT_MK_MHZ, 0),
+	GT_M10(current_dclk1, 2, GT_MK_MHZ, 0),
+	GT_M10(throttle_status, 4, GT_MK_MASK, 0),
+	GT_M10(current_fan_speed, 2, GT_MK_RPM, 0),
+	GT_M10(pcie_link_width, 1, GT_MK_LANES, 0),
+	GT_M10(pcie_link_speed, 1, GT_MK_SPEED, 0),
+};
+
+static const struct gt_mfield gt_m1[] = {
+	GT_M13(temperature_edge, 2, GT_MK_TEMP_C, 1),
+	GT_M13(temperature_hotspot, 2, GT_MK_TEMP_C, 1),
+	GT_M13(temperature_mem, 2, GT_MK_TEMP_C, 1),
+	GT_M13(temperature_vrgfx, 2, GT_MK_TEMP_C, 1),
+	GT_M13(temperature_vrsoc, 2, GT_MK_TEMP_C, 1),
+	GT_M13(temperature_vrmem, 2, GT_MK_TEMP_C, 1),
+	GT_M13(average_gfx_activity, 2, GT_MK_PCT, 1),
+	GT_M13(average_umc_activity, 2, GT_MK_PCT, 1),
+	GT_M13(average_mm_activity, 2, GT_MK_PCT, 1),
+	GT_M13(average_socket_power, 2, GT_MK_W, 1),
+	GT_M13(energy_accumulator, 8, GT_MK_RAW, 1),
+	GT_M13(system_clock_counter, 8, GT_MK_NS, 1),
+	GT_M13(average_gfxclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M13(average_socclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M13(average_uclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M13(average_vclk0_frequency, 2, GT_MK_MHZ, 1),
+	GT_M13(average_dclk0_frequency, 2, GT_MK_MHZ, 1),
+	GT_M13(average_vclk1_frequency, 2, GT_MK_MHZ, 1),
+	GT_M13(average_dclk1_frequency, 2, GT_MK_MHZ, 1),
+	GT_M13(current_gfxclk, 2, GT_MK_MHZ, 1),
+	GT_M13(current_socclk, 2, GT_MK_MHZ, 1),
+	GT_M13(current_uclk, 2, GT_MK_MHZ, 1),
+	GT_M13(current_vclk0, 2, GT_MK_MHZ, 1),
+	GT_M13(current_dclk0, 2, GT_MK_MHZ, 1),
+	GT_M13(current_vclk1, 2, GT_MK_MHZ, 1),
+	GT_M13(current_dclk1, 2, GT_MK_MHZ, 1),
+	GT_M13(throttle_status, 4, GT_MK_MASK, 1),
+	GT_M13(current_fan_speed, 2, GT_MK_RPM, 1),
+	GT_M13(pcie_link_width, 2, GT_MK_LANES, 1),
+	GT_M13(pcie_link_speed, 2, GT_MK_SPEED, 1),
+	GT_M13(firmware_timestamp, 8, GT_MK_10NS, 2),
+	GT_M13(voltage_soc, 2, GT_MK_MV, 3),
+	GT_M13(voltage_gfx, 2, GT_MK_MV, 3),
+	GT_M13(voltage_mem, 2, GT_MK_MV, 3),
+	GT_M13(indep_throttle_status, 8, GT_MK_MASK, 3),
+};
+
+static const struct gt_mfield gt_m2_0[] = {
+	GT_M20(temperature_gfx, 2, GT_MK_TEMP_CC, 0),
+	GT_M20(temperature_soc, 2, GT_MK_TEMP_CC, 0),
+	GT_M20(average_gfx_activity, 2, GT_MK_PCT, 0),
+	GT_M20(average_mm_activity, 2, GT_MK_PCT, 0),
+	GT_M20(system_clock_counter, 8, GT_MK_NS, 0),
+	GT_M20(average_socket_power, 2, GT_MK_MW, 0),
+	GT_M20(average_cpu_power, 2, GT_MK_MW, 0),
+	GT_M20(average_soc_power, 2, GT_MK_MW, 0),
+	GT_M20(average_gfx_power, 2, GT_MK_MW, 0),
+	GT_M20(average_gfxclk_frequency, 2, GT_MK_MHZ, 0),
+	GT_M20(average_socclk_frequency, 2, GT_MK_MHZ, 0),
+	GT_M20(average_uclk_frequency, 2, GT_MK_MHZ, 0),
+	GT_M20(average_fclk_frequency, 2, GT_MK_MHZ, 0),
+	GT_M20(average_vclk_frequency, 2, GT_MK_MHZ, 0),
+	GT_M20(average_dclk_frequency, 2, GT_MK_MHZ, 0),
+	GT_M20(current_gfxclk, 2, GT_MK_MHZ, 0),
+	GT_M20(current_socclk, 2, GT_MK_MHZ, 0),
+	GT_M20(current_uclk, 2, GT_MK_MHZ, 0),
+	GT_M20(current_fclk, 2, GT_MK_MHZ, 0),
+	GT_M20(current_vclk, 2, GT_MK_MHZ, 0),
+	GT_M20(current_dclk, 2, GT_MK_MHZ, 0),
+	GT_M20(throttle_status, 4, GT_MK_MASK, 0),
+	GT_M20(fan_pwm, 2, GT_MK_PWM, 0),
+};
+
+static const struct gt_mfield gt_m2[] = {
+	GT_M23(temperature_gfx, 2, GT_MK_TEMP_CC, 1),
+	GT_M23(temperature_soc, 2, GT_MK_TEMP_CC, 1),
+	GT_M23(average_gfx_activity, 2, GT_MK_PCT, 1),
+	GT_M23(average_mm_activity, 2, GT_MK_PCT, 1),
+	GT_M23(system_clock_counter, 8, GT_MK_NS, 1),
+	GT_M23(average_socket_power, 2, GT_MK_MW, 1),
+	GT_M23(average_cpu_power, 2, GT_MK_MW, 1),
+	GT_M23(average_soc_power, 2, GT_MK_MW, 1),
+	GT_M23(average_gfx_power, 2, GT_MK_MW, 1),
+	GT_M23(average_gfxclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M23(average_socclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M23(average_uclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M23(average_fclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M23(average_vclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M23(average_dclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M23(current_gfxclk, 2, GT_MK_MHZ, 1),
+	GT_M23(current_socclk, 2, GT_MK_MHZ, 1),
+	GT_M23(current_uclk, 2, GT_MK_MHZ, 1),
+	GT_M23(current_fclk, 2, GT_MK_MHZ, 1),
+	GT_M23(current_vclk, 2, GT_MK_MHZ, 1),
+	GT_M23(current_dclk, 2, GT_MK_MHZ, 1),
+	GT_M23(throttle_status, 4, GT_MK_MASK, 1),
+	GT_M23(fan_pwm, 2, GT_MK_PWM, 1),
+	GT_M23(indep_throttle_status, 8, GT_MK_MASK, 2),
+	GT_M23(average_temperature_gfx, 2, GT_MK_TEMP_CC, 3),
+	GT_M23(average_temperature_soc, 2, GT_MK_TEMP_CC, 3),
+};
+
+/**
+ * struct gt_mlayout - a known revision
+ * @frev: format revision
+ * @crev: content revision
+ * @size: sizeof() of the layout
+ * @fields: what is decoded (a field only when its @crev is at most ours)
+ * @nfields: entries in @fields
+ */
+struct gt_mlayout {
+	u8 frev;
+	u8 crev;
+	u16 size;
+	const struct gt_mfield *fields;
+	unsigned int nfields;
+};
+
+static const struct gt_mlayout gt_mlayouts[] = {
+	{ .frev = 1, .crev = 0, .size = GT_GPU_METRICS_V1_0_SIZE,
+	  .fields = gt_m1_0, .nfields = ARRAY_SIZE(gt_m1_0) },
+	{ .frev = 1, .crev = 1, .size = GT_GPU_METRICS_V1_1_SIZE,
+	  .fields = gt_m1, .nfields = ARRAY_SIZE(gt_m1) },
+	{ .frev = 1, .crev = 2, .size = GT_GPU_METRICS_V1_2_SIZE,
+	  .fields = gt_m1, .nfields = ARRAY_SIZE(gt_m1) },
+	{ .frev = 1, .crev = 3, .size = GT_GPU_METRICS_V1_3_SIZE,
+	  .fields = gt_m1, .nfields = ARRAY_SIZE(gt_m1) },
+	{ .frev = 2, .crev = 0, .size = GT_GPU_METRICS_V2_0_SIZE,
+	  .fields = gt_m2_0, .nfields = ARRAY_SIZE(gt_m2_0) },
+	{ .frev = 2, .crev = 1, .size = GT_GPU_METRICS_V2_1_SIZE,
+	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
+	{ .frev = 2, .crev = 2, .size = GT_GPU_METRICS_V2_2_SIZE,
+	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
+	{ .frev = 2, .crev = 3, .size = GT_GPU_METRICS_V2_3_SIZE,
+	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
+};
+
+static const struct gt_mlayout *gt_mlayout_find(u8 frev, u8 crev)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gt_mlayouts); i++)
+		if (gt_mlayouts[i].frev == frev && gt_mlayouts[i].crev == crev)
+			return &gt_mlayouts[i];
+	return NULL;
+}
+
+/* The raw value of @f in @blob; *all_ones tells amdgpu's "not supported". */
+static u64 gt_mfield_raw(const u8 *blob, const struct gt_mfield *f, bool *all_ones)
+{
+	const void *p = blob + f->off;
+	u64 v;
+
+	switch (f->size) {
+	case 1:
+		v = *(const u8 *)p;
+		*all_ones = v == U8_MAX;
+		break;
+	case 2:
+		v = get_unaligned((const u16 *)p);
+		*all_ones = v == U16_MAX;
+		break;
+	case 4:
+		v = get_unaligned((const u32 *)p);
+		*all_ones = v == U32_MAX;
+		break;
+	default:
+		v = get_unaligned((const u64 *)p);
+		*all_ones = v == U64_MAX;
+		break;
+	}
+	return v;
+}
+
+static void gt_mfield_show(struct seq_file *m, const u8 *blob, const struct gt_mfield *f)
+{
+	const char *unit = gt_mkind_units[f->kind];
+	bool all_ones;
+	u64 v;
+
+	v = gt_mfield_raw(blob, f, &all_ones);
+	if (all_ones) {
+		seq_printf(m, "%s: %s\n", f->key, GT_UNAVAILABLE);
+		return;
+	}
+	switch (f->kind) {
+	case GT_MK_TEMP_C:
+	case GT_MK_W:
+		/* At most 16 bits: no overflow. */
+		seq_printf(m, "%s: %llu %s\n", f->key, v * 1000, unit);
+		break;
+	case GT_MK_TEMP_CC:
+		seq_printf(m, "%s: %llu %s\n", f->key, v * 10, unit);
+		break;
+	case GT_MK_MASK:
+		seq_printf(m, "%s: 0x%llx %s\n", f->key, v, unit);
+		break;
+	default:
+		seq_printf(m, "%s: %llu %s\n", f->key, v, unit);
+		break;
+	}
+}
+
+/**
+ * gt_metrics_decode() - print a gpu_metrics blob as the "metrics" file
+ * @m: the seq_file
+ * @blob: the bytes read
+ * @len: their number, or a negative errno when nothing could be read
+ *	(-EAGAIN: the device is runtime-suspended; -ENODEV: no trusted
+ *	driver; -ENOENT: the driver has no gpu_metrics)
+ */
+void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len)
+{
+	const struct gt_metrics_table_header *h = (const void *)blob;
+	const struct gt_mlayout *l;
+	const char *status;
+	unsigned int i;
+	bool ok = false;
+
+	if (len < 0) {
+		seq_printf(m, "%s: %s\n", GT_METRICS_STATUS, GT_METRICS_UNAVAILABLE);
+		switch (len) {
+		case -EAGAIN:
+			seq_printf(m, "%s: %s\n", GT_METRICS_REASON, GT_STATE_SUSPENDED);
+			break;
+		case -ENODEV:
+			seq_printf(m, "%s: %s\n", GT_METRICS_REASON, GT_STATE_UNBOUND);
+			break;
+		default:
+			seq_printf(m, "%s: error %zd\n", GT_METRICS_REASON, len);
+			break;
+		}
+		return;
+	}
+	if (len < sizeof(*h)) {
+		seq_printf(m, "%s: %s\n", GT_METRICS_STATUS, GT_METRICS_SHORT);
+		seq_printf(m, "%s: %zd\n", GT_METRICS_SIZE, len);
+		return;
+	}
+
+	l = gt_mlayout_find(h->format_revision, h->content_revision);
+	if (!l)
+		status = GT_METRICS_UNKNOWN;
+	else if (len < l->size || len < h->structure_size || h->structure_size < l->size)
+		status = GT_METRICS_SHORT;
+	else
+		ok = true;
+	if (ok)
+		status = GT_METRICS_OK;
+	seq_printf(m, "%s: %s\n", GT_METRICS_STATUS, status);
+	seq_printf(m, "%s: %zd\n", GT_METRICS_SIZE, len);
+	seq_printf(m, "%s: %u\n", GT_METRICS_STRUCTURE_SIZE, h->structure_size);
+	seq_printf(m, "%s: %u\n", GT_METRICS_FORMAT_REVISION, h->format_revision);
+	seq_printf(m, "%s: %u\n", GT_METRICS_CONTENT_REVISION, h->content_revision);
+	if (!ok)
+		return;
+	for (i = 0; i < l->nfields; i++)
+		if (l->fields[i].crev <= l->crev)
+			gt_mfield_show(m, blob, &l->fields[i]);
+}
+
+/* The largest blob a sysfs attribute can return. */
+#define GT_METRICS_MAX	PAGE_SIZE
+
+static int gt_metrics_show(struct seq_file *m, void *v)
+{
+	struct gt_device *gdev = m->private;
+	ssize_t len;
+	u8 *blob;
+
+	blob = kzalloc(GT_METRICS_MAX, GFP_KERNEL);
+	if (!blob)
+		return -ENOMEM;
+	len = gt_source_read_metrics(gdev, blob, GT_METRICS_MAX);
+	gt_metrics_decode(m, blob, len);
+	kfree(blob);
+	return 0;
+}
+
+static int gt_metrics_open(struct inode *inode, struct file *file)
+{
+	return gt_text_open(inode, file, gt_metrics_show);
+}
+
+/* A text file (debugfs.c): the blob is read without seq_file's lock. */
+static const struct file_operations gt_metrics_fops = {
+	.owner = THIS_MODULE,
+	.open = gt_metrics_open,
+	.read = gt_text_read,
+	.llseek = default_llseek,
+	.release = gt_text_release,
+};
+
+/**
+ * gt_metrics_debugfs_add() - create a device's "metrics" file
+ * @gdev: the device; the file is removed with its directory
+ * @dir: the device's directory
+ */
+void gt_metrics_debugfs_add(struct gt_device *gdev, struct dentry *dir)
+{
+	debugfs_create_file(GT_FILE_METRICS, 0400, dir, gdev, &gt_metrics_fops);
+}

@@ -1,0 +1,230 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# gputelemetry's "metrics" file: the gpu_metrics blob of each revision the
+# kernel defines (v1_0..v1_3 for discrete GPUs, Navi 14 uses v1_3; v2_0..
+# v2_3 for APUs), presented by the gt_test_amdgpu test driver from knob
+# values set here, decoded field by field into known values; a truncated
+# blob, an unknown revision, a failing or missing attribute and a
+# suspended device reported as such, never decoded.
+#
+# The blob's units (tests/modules/gt_test_gpu_metrics.h, as amdgpu's SMU
+# code writes them): format 1 temperatures in degrees C and power in W,
+# format 2 temperatures in centidegrees C and power in mW; clocks in MHz.
+# gputelemetry prints temperatures in mC and power in mW.
+. "$(dirname "$0")/gt_amdgpu_lib.sh"
+
+ta_require
+ta_reset
+trap 'ta_reset' EXIT
+gt_mark
+
+M=		# the metrics file, set by setup
+
+setup() {
+	ta_load && gt_load "$GT_TRUST" || fail "insmod failed"
+	ta_power on
+	M=$G/metrics
+	# Values chosen so that each field's conversion is visible.
+	ta_set temp_edge 45678		# format 1: 45 C; format 2: 4567 cC
+	ta_set temp_junction 52999
+	ta_set temp_mem 60100
+	ta_set temp_vrgfx 48000
+	ta_set temp_vrsoc 47000
+	ta_set temp_vrmem 46000
+	ta_set temp_soc 50120
+	ta_set sclk 1845999999
+	ta_set sclk_average 1800000000
+	ta_set mclk 875000000
+	ta_set mclk_average 870000000
+	ta_set gpu_busy_percent 37
+	ta_set mem_busy_percent 12
+	ta_set mm_busy_percent 5
+	ta_set energy_accumulator 5000000000	# past 2^32: 705032704 in v1_0's u32
+	ta_set throttle_status 0x5
+	ta_set indep_throttle_status 0x100000002
+	ta_set fan_rpm 1200
+	ta_set pwm 102
+	ta_set pcie_link_width 16
+	ta_set pcie_link_speed 160
+	ta_set system_clock_counter 1000000000123
+	ta_set firmware_timestamp 100000000007
+	ta_set vddgfx 1050
+	ta_set vddnb 900
+	ta_set vddmem 1350
+}
+
+rev() { # format.content
+	ta_set gpu_metrics_rev "$1"
+}
+
+expect_header() { # structure_size format content
+	expect_line "$M" "status: ok"
+	expect_line "$M" "size: $1"
+	expect_line "$M" "structure_size: $1"
+	expect_line "$M" "format_revision: $2"
+	expect_line "$M" "content_revision: $3"
+}
+
+# What every format 1 revision decodes.
+expect_format1() { # energy socket_power_mW
+	for l in "temperature_edge: 45000 mC" "temperature_hotspot: 52000 mC" \
+		 "temperature_mem: 60000 mC" "temperature_vrgfx: 48000 mC" \
+		 "temperature_vrsoc: 47000 mC" "temperature_vrmem: 46000 mC" \
+		 "average_gfx_activity: 37 %" "average_umc_activity: 12 %" \
+		 "average_mm_activity: 5 %" "average_socket_power: $2 mW" \
+		 "energy_accumulator: $1 raw" "system_clock_counter: 1000000000123 ns" \
+		 "average_gfxclk_frequency: 1800 MHz" "average_uclk_frequency: 870 MHz" \
+		 "current_gfxclk: 1845 MHz" "current_uclk: 875 MHz" \
+		 "average_socclk_frequency: unavailable" "current_vclk0: unavailable" \
+		 "throttle_status: 0x5 mask" "current_fan_speed: 1200 rpm" \
+		 "pcie_link_width: 16 lanes" "pcie_link_speed: 160 0.1GT/s"; do
+		expect_line "$M" "$l"
+	done
+}
+
+format1_revisions() {
+	setup
+	ta_set power_average 85000000		# 85 W
+	rev 1.0
+	expect_header 80 1 0
+	expect_format1 705032704 85000
+	for k in firmware_timestamp voltage_gfx indep_throttle_status temperature_gfx fan_pwm; do
+		expect_no_key "$M" $k
+	done
+	rev 1.1
+	expect_header 96 1 1
+	expect_format1 5000000000 85000
+	expect_no_key "$M" firmware_timestamp
+	rev 1.2
+	expect_header 104 1 2
+	expect_format1 5000000000 85000
+	expect_line "$M" "firmware_timestamp: 100000000007 10ns"
+	expect_no_key "$M" voltage_gfx
+	rev 1.3
+	expect_header 120 1 3
+	expect_format1 5000000000 85000
+	for l in "firmware_timestamp: 100000000007 10ns" "voltage_soc: 900 mV" \
+		 "voltage_gfx: 1050 mV" "voltage_mem: 1350 mV" \
+		 "indep_throttle_status: 0x100000002 mask"; do
+		expect_line "$M" "$l"
+	done
+}
+
+# What every format 2 revision decodes.
+expect_format2() {
+	for l in "temperature_gfx: 45670 mC" "temperature_soc: 50120 mC" \
+		 "average_gfx_activity: 37 %" "average_mm_activity: 5 %" \
+		 "average_socket_power: 15000 mW" "average_cpu_power: unavailable" \
+		 "system_clock_counter: 1000000000123 ns" \
+		 "average_gfxclk_frequency: 1800 MHz" "average_uclk_frequency: 870 MHz" \
+		 "current_gfxclk: 1845 MHz" "current_uclk: 875 MHz" \
+		 "current_fclk: unavailable" "throttle_status: 0x5 mask" "fan_pwm: 102 pwm"; do
+		expect_line "$M" "$l"
+	done
+	for k in temperature_edge temperature_hotspot current_fan_speed energy_accumulator; do
+		expect_no_key "$M" $k
+	done
+}
+
+format2_revisions() {
+	setup
+	ta_set apu 1
+	ta_set power_average 15000000		# an APU's 15 W
+	rev 2.0
+	expect_header 120 2 0
+	expect_format2
+	expect_no_key "$M" indep_throttle_status
+	rev 2.1
+	expect_header 120 2 1
+	expect_format2
+	expect_no_key "$M" indep_throttle_status
+	rev 2.2
+	expect_header 128 2 2
+	expect_format2
+	expect_line "$M" "indep_throttle_status: 0x100000002 mask"
+	expect_no_key "$M" average_temperature_gfx
+	rev 2.3
+	expect_header 152 2 3
+	expect_format2
+	expect_line "$M" "indep_throttle_status: 0x100000002 mask"
+	expect_line "$M" "average_temperature_gfx: 45670 mC"
+	expect_line "$M" "average_temperature_soc: 50120 mC"
+}
+
+# Shorter than the layout, or than the header says: reported, not decoded.
+truncated() {
+	setup
+	rev 1.3
+	ta_set gpu_metrics_truncate 1
+	expect_line "$M" "status: short"
+	expect_line "$M" "size: 119"
+	expect_line "$M" "structure_size: 120"
+	expect_no_key "$M" temperature_edge
+	rev 2.3
+	ta_set gpu_metrics_truncate 24
+	expect_line "$M" "status: short"
+	expect_line "$M" "size: 128"
+	expect_line "$M" "structure_size: 152"
+	expect_no_key "$M" temperature_gfx
+	# Not even a header.
+	ta_set gpu_metrics_truncate 149
+	expect_line "$M" "status: short"
+	expect_line "$M" "size: 3"
+	expect_no_key "$M" format_revision
+	[ "$(wc -l <"$M")" -eq 2 ] || fail "header-less blob: $(tr '\n' '|' <"$M")"
+	ta_set gpu_metrics_truncate 0
+	expect_line "$M" "status: ok"
+}
+
+# Revisions not in the kernel's 6.1 headers: reported with their header.
+unknown_revisions() {
+	setup
+	for r in 1.4 1.9 2.4 3.0 0.0 255.255; do
+		rev $r
+		expect_line "$M" "status: unknown_revision"
+		expect_line "$M" "format_revision: ${r%.*}"
+		expect_line "$M" "content_revision: ${r#*.}"
+		expect_line "$M" "structure_size: 120"
+		[ "$(wc -l <"$M")" -eq 5 ] || fail "revision $r decoded: $(tr '\n' '|' <"$M")"
+	done
+}
+
+# No blob to read: the attribute fails, is missing, or the device sleeps.
+unavailable() {
+	setup
+	ta_set fail/gpu_metrics 5
+	expect_line "$M" "status: unavailable"
+	expect_line "$M" "reason: error -5"
+	ta_set fail/gpu_metrics 0
+	ta_set hide/gpu_metrics 1
+	expect_line "$M" "status: unavailable"
+	expect_line "$M" "reason: error -2"
+	ta_set hide/gpu_metrics 0
+	expect_line "$M" "status: ok"
+	ta_power auto
+	ta_wait_suspended || fail "$DEV did not runtime-suspend"
+	resumes=$(ta_get runtime_resumes)
+	expect_line "$M" "status: unavailable"
+	expect_line "$M" "reason: suspended"
+	[ "$(ta_get runtime_resumes)" = "$resumes" ] || fail "reading metrics woke the device"
+}
+
+no_splat() {
+	gt_splats || fail "kernel splat"
+}
+
+case_run() {
+	ta_reset
+	gt_run "$@"
+	ta_reset
+}
+
+ktap_header 6
+case_run format1_revisions "gpu_metrics v1_0..v1_3 decoded (dGPU; Navi 14 is v1_3)"
+case_run format2_revisions "gpu_metrics v2_0..v2_3 decoded (APU)"
+case_run truncated "truncated blobs reported short, not decoded"
+case_run unknown_revisions "unknown revisions reported, not decoded"
+case_run unavailable "failing, missing and suspended: unavailable with the reason"
+gt_run no_splat "no kernel splat"
+ktap_finish
