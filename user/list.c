@@ -62,7 +62,7 @@ int cmd_list(int argc, char **argv)
 	};
 	struct cli_common c;
 	struct nb_devlist l;
-	bool gpu = false;
+	bool gpu = false, real = false;
 	int rc = cli_parse(&list_spec, argc, argv, &c);
 
 	if (rc != CLI_CONTINUE)
@@ -77,6 +77,7 @@ int cmd_list(int argc, char **argv)
 		bool amd = e->dev.kind == NB_DEV_AMDGPU;
 
 		gpu |= e->dev.kind != NB_DEV_CPU;
+		real |= e->dev.kind == NB_DEV_AMDGPU || e->dev.kind == NB_DEV_HIP;
 		nb_row_begin();
 		nb_cell(json_object_new_int(e->dev.index), "%d", e->dev.index);
 		nb_cell_str(nb_device_kind_name(e->dev.kind));
@@ -125,6 +126,18 @@ int cmd_list(int argc, char **argv)
 		nb_str("note", NULL, buf);
 		if (!nb_print_is_json())
 			fprintf(stderr, "navibench list: %s; device %d is the CPU\n", buf, l.n - 1);
+	} else if (!real) {
+		char buf[384];
+
+		/* Only the module's simulated GPUs: say that no real one is there. */
+		snprintf(buf, sizeof(buf), "no amdgpu GPU found (%s%s%d other display device%s "
+			 "skipped%s); the sim devices are gputelemetry's simulated GPUs "
+			 "(telemetry only)", l.drm_note[0] ? l.drm_note : "",
+			 l.drm_note[0] ? "; " : "", l.nskipped, l.nskipped == 1 ? "" : "s",
+			 l.nskipped && !verbose ? ", see --verbose" : "");
+		nb_str("note", NULL, buf);
+		if (!nb_print_is_json())
+			fprintf(stderr, "navibench list: %s\n", buf);
 	}
 	if (l.lib_note[0]) {
 		nb_str("note", NULL, l.lib_note);

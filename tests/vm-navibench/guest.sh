@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs in the VM (tests/vm-navibench/run boots it with scripts/vmtest).
+# Runs navibench against the gputelemetry module's simulated GPUs and the
+# ati-vga device, and prints each command's exit status, standard output
+# and standard error between markers for the host to check:
+#   @@@ begin NAME rc=N
+#   @o|<a line of standard output>
+#   @e|<a line of standard error>
+#   @@@ end NAME
+# The checks themselves are made on the host (run), where jq is.
+
+NB=/usr/bin/navibench
+GT=/sys/kernel/debug/gputelemetry
+KO=/lib/gputelemetry/gputelemetry.ko
+TKO=/lib/gputelemetry/gt_test_amdgpu.ko
+SPLAT='BUG:|WARNING:|Oops|general protection|Kernel panic|UBSAN|KASAN|lockdep|kmemleak|Call Trace:'
+
+# Kernel messages on the console would cut into the lines dumped below;
+# kernel splats are looked for in dmesg at the end instead.
+dmesg -n 1
+
+dump() { # NAME RC: /tmp/o and /tmp/e
+	echo "@@@ begin $1 rc=$2"
+	sed 's/^/@o|/' /tmp/o
+	sed 's/^/@e|/' /tmp/e
+	echo "@@@ end $1"
+}
+run() { # NAME CMD...
+	n=$1
+	shift
+	"$@" </dev/null >/tmp/o 2>/tmp/e
+	dump "$n" $?
+}
+
+# 1. No module, ati-vga without a driver.
+run nomod_list $NB list
+run nomod_list_v $NB list --verbose
+run nomod_list_json $NB list --json
+run nomod_sensors $NB sensors
+run nomod_info0 $NB info --device 0
+run nomod_info_sim0 $NB info --device sim0
+
+# 2. The module with two simulated GPUs.
+run insmod insmod $KO sim_devices=2
+run gt_devices cat $GT/devices
+run gt_info_sim0 cat $GT/sim0/info
+run list $NB list
+run list_v $NB list --verbose
+run list_json $NB list --json
+run info_sim0 $NB info --device sim0
+run info_0 $NB info --device 0
+run info_sim1 $NB info --device sim1
+run info_sim0_json $NB info --device sim0 --json
+run info_sim9 $NB info --device sim9
+run info_99 $NB info --device 99
+run info_bogus $NB info --device bogus
+run sensors_sim0 $NB sensors --device sim0
+run sensors_sim0_json $NB sensors --device sim0 --json
+run sensors_cpu $NB sensors --device cpu
+run sensors_badint $NB sensors --device sim0 --watch --interval 10ms
+run sensors_badsrc $NB sensors --device sim0 --source nowhere
+run gt_sensors_idle cat $GT/sim0/sensors
+run set_load sh -c "echo 100 > $GT/sim0/load"
+run sensors_load_json $NB sensors --device sim0 --json
+run sensors_load $NB sensors --device sim0
+run set_fail sh -c "echo sclk > $GT/sim0/fail_sensors"
+run sensors_fail $NB sensors --device sim0
+run sensors_fail_json $NB sensors --device sim0 --json
+run clear_fail sh -c "echo none > $GT/sim0/fail_sensors"
+run watch timeout 1 $NB sensors --device sim0 --watch --interval 200ms
+run watch_json $NB sensors --device sim0 --watch --interval 100ms --count 3 --json
+
+# 3. ati-vga bound to the test driver: a PCI driver, no DRM node.
+run insmod_test insmod $TKO
+run ativga_driver readlink /sys/bus/pci/devices/0000:00:02.0/driver
+run ativga_list_v $NB list --verbose
+run ativga_list_json $NB list --json
+run ativga_info $NB info --device 0000:00:02.0
+run ativga_sensors $NB sensors --device 00:02.0
+
+# 4. The module unloaded again.
+run rmmod rmmod gputelemetry
+run unload_list $NB list
+run unload_list_v $NB list --verbose
+run unload_info_sim0 $NB info --device sim0
+run rmmod_test rmmod gt_test_amdgpu
+
+dmesg -n 7
+dmesg | grep -E "$SPLAT" >/tmp/o
+: >/tmp/e
+dump dmesg_splats 0
+# On the console as well, for scripts/vmtest's own check.
+dmesg | grep -E "$SPLAT"
+exit 0
