@@ -3,15 +3,17 @@
  * The CPU backend: a thread pool, weights packed once per model, and the
  * per-ISA kernels of cpu_kernels.h chosen at run time.
  *
- * One ConvLSTM time step is split into work items (batch item, group of 8
- * filters, one or two rows, block of up to max_px pixels), in that order:
- * a thread works through one image's groups while the image (x and h,
- * 560 KiB at 40x40x40) and the layer's packed weights (460 KiB) stay in
- * its L2. The threads meet at a barrier between time steps, since h(t)
- * needs all of h(t-1).
+ * One ConvLSTM time step is split into strips (batch item, group of 8
+ * filters, one or two rows across the frame, in blocks of up to max_px
+ * pixels), in that order: a thread works through one image's groups
+ * while the image (x and h, 560 KiB at 40x40x40) and the layer's packed
+ * weights (460 KiB) stay in its L2. The threads meet at a barrier between
+ * time steps, since h(t) needs all of h(t-1).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -339,37 +341,70 @@ static int layer_pack(struct layer *l, int cin, int cin_real, int f,
 
 /* ---- one time step, all threads ---- */
 
+/*
+ * A step's work is split into strips (batch item, group, one or two rows
+ * across the frame), and each thread gets a contiguous range of them, so
+ * that it works through its own images. The range is (first << 32 | end),
+ * taken from the front by its owner; a thread done with its own takes
+ * strips from the back of the others' ranges, so that a thread that lost
+ * its core to another process (the build machine is shared) holds the
+ * step up by one strip, not by its whole share.
+ */
+struct range {
+	uint64_t r;	/* atomic */
+} __attribute__((aligned(64)));
+
 struct step {
 	const struct nb_cpu_kernels *k;
 	struct nb_cell_args a;
 	int groups, batch;
 	int rows, nrow, nblk;	/* rows per call, calls per column, per row */
+	struct range range[NB_MAX_THREADS];
 };
 
-static void step_worker(void *arg, int tid, int n)
+/* the next strip from the front (own) or back (steal); -1 when none */
+static long range_take(struct range *rg, bool back)
 {
-	const struct step *s = arg;
+	uint64_t r = __atomic_load_n(&rg->r, __ATOMIC_RELAXED), nr;
+
+	do {
+		uint32_t lo = (uint32_t)(r >> 32), hi = (uint32_t)r;
+
+		if (lo >= hi)
+			return -1;
+		nr = back ? r - 1 : r + ((uint64_t)1 << 32);
+	} while (!__atomic_compare_exchange_n(&rg->r, &r, nr, true,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return back ? (long)(uint32_t)r - 1 : (long)(r >> 32);
+}
+
+static void step_strip(const struct step *s, long i)
+{
 	int h = s->a.height, w = s->a.width;
-	long total = (long)s->groups * s->batch * s->nrow * s->nblk;
-	long lo = total * tid / n, hi = total * (tid + 1) / n;
+	int yr = (int)(i % s->nrow);
+	int g = (int)(i / s->nrow % s->groups);
+	int b = (int)(i / s->nrow / s->groups);
+	int y = yr * s->rows;
+	int rows = y + s->rows <= h ? s->rows : h - y;
 
-	for (long i = lo; i < hi; i++) {
-		long r = i;
-		int blk = (int)(r % s->nblk);
-
-		r /= s->nblk;
-		int yr = (int)(r % s->nrow);
-
-		r /= s->nrow;
-		int g = (int)(r % s->groups);
-		int b = (int)(r / s->groups);
+	for (int blk = 0; blk < s->nblk; blk++) {
 		int x0 = (int)((long)blk * w / s->nblk);
 		int x1 = (int)((long)(blk + 1) * w / s->nblk);
-		int y = yr * s->rows;
-		int rows = y + s->rows <= h ? s->rows : h - y;
 
 		s->k->cell(&s->a, g, b, y, rows, x0, x1 - x0);
 	}
+}
+
+static void step_worker(void *arg, int tid, int n)
+{
+	struct step *s = arg;
+	long i;
+
+	while ((i = range_take(&s->range[tid], false)) >= 0)
+		step_strip(s, i);
+	for (int k = 1; k < n; k++)
+		while ((i = range_take(&s->range[(tid + k) % n], true)) >= 0)
+			step_strip(s, i);
 }
 
 static void run_step(struct cpu *c, struct step *s)
@@ -381,6 +416,14 @@ static void run_step(struct cpu *c, struct step *s)
 	s->nrow = (h + s->rows - 1) / s->rows;
 	s->nblk = (s->a.width + c->k->max_px[s->rows - 1] - 1) /
 		c->k->max_px[s->rows - 1];
+
+	/* below 2^32: the activations of more strips would not fit in memory */
+	long total = (long)s->groups * s->batch * s->nrow;
+	int n = c->pool.n;
+
+	for (int t = 0; t < n; t++)
+		s->range[t].r = (uint64_t)(total * t / n) << 32 |
+			(uint64_t)(total * (t + 1) / n);
 	pool_run(&c->pool, step_worker, s);
 }
 

@@ -11,6 +11,26 @@
 
 #define NMAX 3
 
+/* acc[p] += w[0..31] * v[p * stride], p < n */
+static inline __attribute__((always_inline)) void
+fma_row(__m256 acc[NMAX][4], const float *w, const float *v, int stride,
+	const int n)
+{
+	__m256 b[NMAX];
+
+#pragma GCC unroll 3
+	for (int p = 0; p < n; p++)
+		b[p] = _mm256_broadcast_ss(v + (size_t)p * stride);
+#pragma GCC unroll 4
+	for (int q = 0; q < 4; q++) {
+		__m256 wq = _mm256_load_ps(w + q * 8);
+
+#pragma GCC unroll 3
+		for (int p = 0; p < n; p++)
+			acc[p][q] = _mm256_fmadd_ps(wq, b[p], acc[p][q]);
+	}
+}
+
 static inline __attribute__((always_inline)) void
 cell_n(const struct nb_cell_args *a, int g, int b, int y, int x0, const int n)
 {
@@ -30,19 +50,10 @@ cell_n(const struct nb_cell_args *a, int g, int b, int y, int x0, const int n)
 		const float *hr = hb + ((size_t)(y + ky) * wp + x0) * fp;
 
 		/* 3 Cin input floats of the three taps, then 3 Fp recurrent */
-		for (int ci = 0; ci < 3 * kk; ci++, wk += 32) {
-			__m256 v[NMAX];
-
-			for (int p = 0; p < n; p++)
-				v[p] = _mm256_set1_ps(ci < 3 * cin ? xr[p * cin + ci] :
-						      hr[p * fp + ci - 3 * cin]);
-			for (int q = 0; q < 4; q++) {
-				__m256 w = _mm256_load_ps(wk + q * 8);
-
-				for (int p = 0; p < n; p++)
-					acc[p][q] = _mm256_fmadd_ps(w, v[p], acc[p][q]);
-			}
-		}
+		for (int ci = 0; ci < 3 * cin; ci++, wk += 32)
+			fma_row(acc, wk, xr + ci, cin, n);
+		for (int cf = 0; cf < 3 * fp; cf++, wk += 32)
+			fma_row(acc, wk, hr + cf, fp, n);
 	}
 
 	float *cb = a->c + b * a->c_bstride + ((size_t)y * a->width + x0) * fp + g * 8;

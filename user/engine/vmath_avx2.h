@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * 8-wide float activations for the AVX2 and AVX-512 kernels (both are built
- * with AVX2 and FMA enabled). tanh follows Cephes' tanhf: a polynomial below
+ * 8-wide float activations for the AVX2 kernel (the AVX-512 kernel has its
+ * own, 16 lanes wide). tanh follows Cephes' tanhf: a polynomial below
  * 0.625, 1 - 2 / (exp(2x) + 1) above; a few ulp from the exact value.
+ * Everything is always inlined: a call from a kernel would spill its
+ * vector accumulators, which the ABI makes caller-saved.
  */
 #ifndef NB_VMATH_AVX2_H
 #define NB_VMATH_AVX2_H
 
 #include <immintrin.h>
 
-static inline __m256 nb_exp8(__m256 x)
+static inline __attribute__((always_inline)) __m256 nb_exp8(__m256 x)
 {
 	/* Cephes expf: 2^n * exp(r), |r| <= ln2 / 2 */
 	x = _mm256_min_ps(x, _mm256_set1_ps(88.0f));
@@ -33,7 +35,7 @@ static inline __m256 nb_exp8(__m256 x)
 	return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
 }
 
-static inline __m256 nb_tanh8(__m256 x)
+static inline __attribute__((always_inline)) __m256 nb_tanh8(__m256 x)
 {
 	const __m256 sign = _mm256_set1_ps(-0.0f);
 	__m256 ax = _mm256_andnot_ps(sign, x);
@@ -56,7 +58,7 @@ static inline __m256 nb_tanh8(__m256 x)
 	return _mm256_blendv_ps(big, small, use_small);
 }
 
-static inline __m256 nb_hard_sigmoid8(__m256 x)
+static inline __attribute__((always_inline)) __m256 nb_hard_sigmoid8(__m256 x)
 {
 	__m256 y = _mm256_fmadd_ps(x, _mm256_set1_ps(0.2f),
 				   _mm256_set1_ps(0.5f));
@@ -66,7 +68,7 @@ static inline __m256 nb_hard_sigmoid8(__m256 x)
 }
 
 /* c = f * c + i * tanh(zc); h = o * tanh(c); y = h * scale + shift */
-static inline void nb_gates8(__m256 ig, __m256 fg, __m256 zc, __m256 og,
+static inline __attribute__((always_inline)) void nb_gates8(__m256 ig, __m256 fg, __m256 zc, __m256 og,
 			     float *c, float *h, float *y, const float *scale,
 			     const float *shift)
 {
