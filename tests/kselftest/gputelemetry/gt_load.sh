@@ -57,6 +57,8 @@ params_applied() {
 	# history_depth=16: a new reader gets at most the 16 kept samples.
 	echo 10 >$GT_ROOT/sim5/interval_ms
 	gt_wait_samples 5 20 || fail "sim5 took no 20 samples"
+	# Slow the sampler down first, so no sample lands during the read.
+	echo 60000 >$GT_ROOT/sim5/interval_ms
 	n=$(wc -l <$GT_ROOT/sim5/history)
 	[ "$n" -eq 16 ] || fail "history of a 16-deep ring after 20 samples: $n lines"
 	gt_unload || fail "rmmod failed"
