@@ -7,6 +7,8 @@
  */
 #include <json-c/json.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,7 @@ struct run {
 	struct nb_weights *weights;
 	struct nb_test_result res[NB_TEST_COUNT];
 	int nres;
+	bool complete;		/* every selected test ran: not interrupted */
 	double peak;		/* GFLOP/s for the percentages */
 	const char *peak_from;
 	char date[32];
@@ -42,6 +45,31 @@ struct run {
 	bool tty;
 	int index, count;
 };
+
+/*
+ * SIGINT and SIGTERM: the first asks the run to stop after the test that is
+ * running; the result of the tests that finished is then written, complete
+ * and marked "complete": false, and run exits 128 + the signal (when the
+ * test running was the last one, nothing was lost: the run ends as if not
+ * interrupted, "complete": true and its usual exit status). The handler
+ * is installed with SA_RESETHAND, so a second signal stops the process at
+ * once, before anything is written (JSON is written only at the end, through
+ * a temporary file and rename). While the result is being written both
+ * signals are blocked, so a file is never left half-written or behind.
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	static const char msg[] =
+		"\nnavibench run: interrupted: stopping after the current test "
+		"(interrupt again to stop now, with no result written)\n";
+	ssize_t ret;
+
+	stop_signal = sig;
+	ret = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)ret;
+}
 
 static void progress(void *arg, const char *test, const char *what)
 {
@@ -136,6 +164,8 @@ static void emit(struct run *r, bool json)
 				       json_object_new_int(RUN_SCHEMA_VERSION));
 		json_object_object_add(nb_print_root(), "date",
 				       json_object_new_string(r->date));
+		json_object_object_add(nb_print_root(), "complete",
+				       json_object_new_boolean(r->complete));
 	}
 	nb_obj_begin("device", "Device");
 	nb_i64("index", "index", r->dev.index, NULL);
@@ -158,7 +188,11 @@ static void emit(struct run *r, bool json)
 	else
 		nb_fieldf("weights", "weights", NULL,
 			  "Keras initializers from the seed");
-	nb_dbl("peak_gflops", "fp32 peak for %", r->peak, 1, "GFLOP/s");
+	/* not measured (e.g. --tests mem-bandwidth): null, JSON has no NaN */
+	if (isfinite(r->peak))
+		nb_dbl("peak_gflops", "fp32 peak for %", r->peak, 1, "GFLOP/s");
+	else
+		nb_missing("peak_gflops", "fp32 peak for %", r->peak_from);
 	nb_str("peak_source", NULL, r->peak_from);
 	nb_obj_end();
 
@@ -246,11 +280,17 @@ static void emit(struct run *r, bool json)
 	nb_str("build", NULL, nb_reference.build);
 	nb_obj_end();
 	nb_obj_end();
+	if (!r->complete)
+		all_valid = false;
 	if (!json) {
 		nb_text("(reference, score 1000: %s, %s, %s)", nb_reference.cpu,
 			nb_reference.machine, nb_reference.date);
-		nb_text("Result: %s", all_valid ? "all results valid" :
-			"INVALID (see above)");
+		if (!r->complete)
+			nb_text("Result: INTERRUPTED after %d of %d tests%s", r->nres,
+				r->count, r->nres ? " (their results above)" : "");
+		else
+			nb_text("Result: %s", all_valid ? "all results valid" :
+				"INVALID (see above)");
 	}
 	nb_bool("valid", NULL, all_valid);
 }
@@ -393,11 +433,29 @@ int cmd_run(int argc, char **argv)
 		.threads = (int)r.threads,
 		.isa = r.isa ? isa_choices[r.isa] : NULL,
 	};
+	/*
+	 * SIGINT and SIGTERM blocked while the backend starts its worker
+	 * threads, which keep that mask: only this thread takes them.
+	 */
+	sigset_t stop_set, old_mask;
+	struct sigaction sa = { .sa_handler = on_stop_signal,
+				.sa_flags = SA_RESTART | SA_RESETHAND };
+
+	sigemptyset(&stop_set);
+	sigaddset(&stop_set, SIGINT);
+	sigaddset(&stop_set, SIGTERM);
+	sigemptyset(&sa.sa_mask);
+	pthread_sigmask(SIG_BLOCK, &stop_set, &old_mask);
 	if (r.ops->open(&bcfg, &r.ctx, err, sizeof(err))) {
+		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 		fprintf(stderr, "navibench run: %s\n", err);
 		rc = r.isa ? NB_EXIT_USAGE : NB_EXIT_FAIL;
 		goto out;
 	}
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 	if (text) {
 		printf("navibench run: device %d (%s): %s\n", r.dev.index,
 		       r.dev.name, r.device_note);
@@ -424,6 +482,7 @@ int cmd_run(int argc, char **argv)
 	static const enum nb_test_id order[] = { NB_TEST_PEAK, NB_TEST_MONO,
 		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW };
 	struct nb_test_result tmp[NB_TEST_COUNT];
+	bool done[NB_TEST_COUNT] = { false };
 
 	if (!r.selected[NB_TEST_PEAK] &&
 	    (r.selected[NB_TEST_MONO] || r.selected[NB_TEST_COLOR] ||
@@ -434,17 +493,27 @@ int cmd_run(int argc, char **argv)
 
 		if (!r.selected[id])
 			continue;
+		if (stop_signal)
+			break;
 		r.index++;
 		nb_bench_run(r.ops, r.ctx, id, &cfg, r.peak, &tmp[id]);
+		done[id] = true;
 		if (id == NB_TEST_PEAK && !tmp[id].error[0] && tmp[id].valid.pass) {
 			r.peak = tmp[id].best;
 			r.peak_from = "the fastest repeat of this run's fp32-peak test";
 		}
 	}
 	progress_done(&r);
+	/*
+	 * From here on the signals stay blocked, up to the exit: the result
+	 * written is the one of the tests that finished, and it is written
+	 * whole (nb_print_end: temporary file and rename).
+	 */
+	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
 	for (int i = 0; i < NB_TEST_COUNT; i++)
-		if (r.selected[i])
+		if (r.selected[i] && done[i])
 			r.res[r.nres++] = tmp[i];
+	r.complete = r.nres == r.count;
 
 	bool valid = true;
 	for (int i = 0; i < r.nres; i++)
@@ -460,6 +529,8 @@ int cmd_run(int argc, char **argv)
 			valid = false;
 	}
 	rc = valid ? NB_EXIT_OK : NB_EXIT_FAIL;
+	if (!r.complete)
+		rc = 128 + stop_signal;
 out:
 	if (r.ctx)
 		r.ops->close(r.ctx);

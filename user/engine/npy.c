@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine.h"
 #include "print.h"
@@ -151,6 +152,19 @@ int nb_npy_read(const char *path, struct nb_array *a)
 			p++;
 		if (*p == ',')
 			p++;
+	}
+	/* a shape the file cannot hold: said before allocating for it */
+	struct stat st;
+	long pos = ftell(f);
+
+	if (pos >= 0 && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	    st.st_size >= pos &&
+	    (uint64_t)(st.st_size - pos) / sizeof(float) < a->count) {
+		fprintf(stderr,
+			"navibench: %s: truncated: %llu of %zu float32 values\n",
+			path, (unsigned long long)(st.st_size - pos) / sizeof(float),
+			a->count);
+		goto out;
 	}
 	a->data = malloc(a->count ? a->count * sizeof(float) : 1);
 	if (!a->data) {

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The run result as `navibench run --json FILE` writes it: emit() of
+ * user/cmd_run.c (included here, for its static functions) through the
+ * print layer and nb_print_end() into a file, read back with json-c and
+ * checked against user/engine/result-schema.md, in C.
+ *
+ * No part of navibench reads a result back (its readers are jq scripts:
+ * tests/engine/schema.jq, engine/mkreference, scripts/bench-cpu), so what
+ * is fuzzed is the writer: the input is a run result (the seeds are real
+ * ones), parsed leniently into the struct the run fills (any field may be
+ * missing, of the wrong type, NaN, Infinity, or a string of any bytes),
+ * written out, and the file must be JSON that follows the schema and
+ * carries the same names, values and messages. Text mode is printed too
+ * (to /dev/null), for the table layout.
+ */
+#include "fuzz.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+
+#include "cmd_run.c"
+
+static char out_dir[64], out_path[128];
+static char detail[128];
+static long fake_threads;
+
+static const char *fake_describe(void *ctx)
+{
+	(void)ctx;
+	return detail;
+}
+
+static int fake_threads_of(void *ctx)
+{
+	(void)ctx;
+	return (int)fake_threads;
+}
+
+static const struct nb_backend_ops fake_ops = {
+	.name = "cpu",
+	.describe = fake_describe,
+	.threads = fake_threads_of,
+};
+
+static void cleanup(void)
+{
+	unlink(out_path);
+	rmdir(out_dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	(void)argc;
+	(void)argv;
+	/* the text output: not wanted, yet printed */
+	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+		abort();
+	close(null);
+	/* tmpfs when there is one: nb_write_file_atomic() syncs the file */
+	snprintf(out_dir, sizeof(out_dir), "%s/nb-fuzz-json.XXXXXX",
+		 access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
+	if (!mkdtemp(out_dir))
+		abort();
+	snprintf(out_path, sizeof(out_path), "%s/r.json", out_dir);
+	atexit(cleanup);
+	return 0;
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+static bool is_num(struct json_object *o)
+{
+	return json_object_is_type(o, json_type_double) ||
+	       json_object_is_type(o, json_type_int);
+}
+
+static double num(struct json_object *o, double def)
+{
+	return is_num(o) ? json_object_get_double(o) : def;
+}
+
+static long integer(struct json_object *o, long def)
+{
+	return json_object_is_type(o, json_type_int) ? (long)json_object_get_int64(o) : def;
+}
+
+static bool boolean(struct json_object *o, bool def)
+{
+	return json_object_is_type(o, json_type_boolean) ? json_object_get_boolean(o) : def;
+}
+
+static const char *str(struct json_object *o, const char *def)
+{
+	return json_object_is_type(o, json_type_string) ? json_object_get_string(o) : def;
+}
+
+/* ---- the schema (result-schema.md), on what was written ---- */
+
+static struct json_object *member(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	FUZZ_CHECK(json_object_is_type(o, json_type_object), "parent of %s not an object", key);
+	FUZZ_CHECK(json_object_object_get_ex(o, key, &v), "%s missing", key);
+	return v;
+}
+
+#define MUST(o, key, cond)							\
+	do {									\
+		struct json_object *v_ = member(o, key);			\
+		FUZZ_CHECK(cond(v_), "%s: wrong type (%s)", key,		\
+			   json_type_to_name(json_object_get_type(v_)));	\
+	} while (0)
+
+static bool t_str(struct json_object *o) { return json_object_is_type(o, json_type_string); }
+static bool t_int(struct json_object *o) { return json_object_is_type(o, json_type_int); }
+static bool t_bool(struct json_object *o) { return json_object_is_type(o, json_type_boolean); }
+static bool t_obj(struct json_object *o) { return json_object_is_type(o, json_type_object); }
+static bool t_numnull(struct json_object *o) { return !o || is_num(o); }
+static bool t_strnull(struct json_object *o) { return !o || t_str(o); }
+static bool t_intnull(struct json_object *o) { return !o || t_int(o); }
+static bool t_objnull(struct json_object *o) { return !o || t_obj(o); }
+
+/* a double as written: the same number, or null when not finite */
+static void same_num(struct json_object *o, const char *key, double in)
+{
+	struct json_object *v = member(o, key);
+
+	if (!isfinite(in))
+		FUZZ_CHECK(!v, "%s: %g written as %s", key, in, json_object_to_json_string(v));
+	else
+		FUZZ_CHECK(is_num(v) && json_object_get_double(v) == in,
+			   "%s: %.17g written as %s", key, in, json_object_to_json_string(v));
+}
+
+static void same_str(struct json_object *o, const char *key, const char *in)
+{
+	const char *s = str(member(o, key), NULL);
+
+	FUZZ_CHECK(s && !strcmp(s, in), "%s: '%s' written as '%s'", key, in, s ? s : "(none)");
+}
+
+static void check_written(const struct run *r, const char *text, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *root, *o, *tests;
+	enum json_tokener_error jerr;
+	const char *kind;
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	size_t end = json_tokener_get_parse_end(tok);
+
+	json_tokener_free(tok);
+	FUZZ_CHECK(root && jerr == json_tokener_success, "not JSON (%s at byte %zu of %zu)",
+		   json_tokener_error_desc(jerr), end, len);
+	FUZZ_CHECK(end <= len && strspn(text + end, " \n") == len - end,
+		   "more than one JSON document (it ends at byte %zu of %zu)", end, len);
+	FUZZ_CHECK(len && text[len - 1] == '\n', "no final newline");
+
+	same_str(root, "schema", "navibench-run");
+	FUZZ_CHECK(integer(member(root, "schema_version"), 0) == RUN_SCHEMA_VERSION, "schema_version");
+	same_str(root, "date", r->date);
+	MUST(root, "complete", t_bool);
+	FUZZ_CHECK(boolean(member(root, "complete"), 0) == r->complete, "complete");
+
+	o = member(root, "device");
+	MUST(o, "index", t_int);
+	FUZZ_CHECK(integer(member(o, "index"), -1) == r->dev.index, "device.index");
+	MUST(o, "kind", t_str);
+	kind = str(member(o, "kind"), "?");
+	FUZZ_CHECK(!strcmp(kind, "cpu") || !strcmp(kind, "hip") || !strcmp(kind, "amdgpu"),
+		   "device.kind %s", kind);
+	same_str(o, "name", r->dev.name);
+	if (r->dev.pci[0])
+		same_str(o, "pci", r->dev.pci);
+	else
+		FUZZ_CHECK(!get(o, "pci"), "device.pci present without a PCI address");
+	same_str(o, "backend", "cpu");
+	same_str(o, "backend_detail", detail);
+	same_str(o, "note", r->device_note);
+
+	o = member(root, "configuration");
+	MUST(o, "quick", t_bool);
+	MUST(o, "threads", t_int);
+	MUST(o, "seed", t_int);
+	FUZZ_CHECK(integer(member(o, "seed"), -1) == r->seed, "seed");
+	MUST(o, "weights", t_strnull);
+	MUST(o, "peak_gflops", t_numnull);
+	same_num(o, "peak_gflops", r->peak);
+	same_str(o, "peak_source", r->peak_from);
+
+	tests = member(root, "tests");
+	FUZZ_CHECK(json_object_is_type(tests, json_type_array) &&
+		   (int)json_object_array_length(tests) == r->nres, "tests: not %d", r->nres);
+	for (int i = 0; i < r->nres; i++) {
+		const struct nb_test_result *t = &r->res[i];
+		struct json_object *e = json_object_array_get_idx(tests, i), *v;
+		const char *status;
+
+		same_str(e, "name", t->test->name);
+		same_num(e, "value", t->value);
+		same_str(e, "unit", t->test->unit);
+		FUZZ_CHECK(!strcmp(t->test->unit, "frames/s") || !strcmp(t->test->unit, "GFLOP/s") ||
+			   !strcmp(t->test->unit, "GB/s"), "unit %s", t->test->unit);
+		same_num(e, "best", t->best);
+		MUST(e, "cv", t_numnull);
+		same_num(e, "gflops", t->rate_gflops);
+		same_num(e, "percent_of_peak", t->percent_of_peak);
+		MUST(e, "validation", t_objnull);
+		v = member(e, "validation");
+		FUZZ_CHECK(!v == !!t->error[0], "validation null iff the test has an error");
+		if (v) {
+			MUST(v, "pass", t_bool);
+			FUZZ_CHECK(boolean(member(v, "pass"), 0) == t->valid.pass, "validation.pass");
+			same_num(v, "max_abs_error", t->valid.max_abs);
+			same_num(v, "max_rel_error", t->valid.max_rel);
+			same_num(v, "tolerance_abs", t->valid.tol_abs);
+			same_num(v, "tolerance_rel", t->valid.tol_rel);
+			same_str(v, "input", t->valid.input);
+			same_str(v, "reason", t->valid.reason ? t->valid.reason : "");
+		}
+		MUST(e, "score", t_numnull);
+		if (!t->standard || !t->valid.pass)
+			FUZZ_CHECK(!member(e, "score"), "a score for a non-standard or invalid result");
+		status = str(member(e, "status"), "?");
+		FUZZ_CHECK(!strcmp(status, t->error[0] ? "error" : t->valid.pass ? "ok" : "INVALID"),
+			   "status %s", status);
+		if (t->error[0])
+			same_str(e, "error", t->error);
+		else
+			FUZZ_CHECK(!member(e, "error"), "error not null without an error");
+		MUST(e, "standard", t_bool);
+		MUST(e, "batch", t_intnull);
+		MUST(e, "frames", t_intnull);
+		MUST(e, "median_s", t_numnull);
+		MUST(e, "min_s", t_numnull);
+		MUST(e, "repeats", t_int);
+		FUZZ_CHECK(integer(member(e, "repeats"), -1) == t->time.repeats, "repeats");
+		same_num(e, "work_per_repeat", t->work);
+		MUST(e, "reference_value", t_numnull);
+		same_str(e, "description", t->test->what);
+	}
+
+	o = member(root, "score");
+	MUST(o, "value", t_numnull);
+	if (!r->complete)
+		FUZZ_CHECK(!member(o, "value"), "a score for an incomplete run");
+	MUST(o, "method", t_str);
+	MUST(o, "reference", t_obj);
+	MUST(member(o, "reference"), "machine", t_str);
+	MUST(member(o, "reference"), "cpu", t_str);
+	MUST(member(o, "reference"), "date", t_str);
+	MUST(root, "valid", t_bool);
+	if (!r->complete)
+		FUZZ_CHECK(!boolean(member(root, "valid"), 1), "an incomplete run marked valid");
+	json_object_put(root);
+}
+
+/* ---- the input: a run result, read leniently ---- */
+
+static void copy(char *dst, size_t n, const char *src)
+{
+	snprintf(dst, n, "%s", src);
+}
+
+static void from_json(struct run *r, struct json_object *in)
+{
+	struct json_object *dev = get(in, "device"), *cfg = get(in, "configuration");
+	struct json_object *tests = get(in, "tests");
+	const char *kind = str(get(dev, "kind"), "cpu");
+
+	memset(r, 0, sizeof(*r));
+	copy(r->date, sizeof(r->date), str(get(in, "date"), ""));
+	r->complete = boolean(get(in, "complete"), true);
+	r->dev.index = (int)integer(get(dev, "index"), 0);
+	r->dev.kind = !strcmp(kind, "cpu") ? NB_DEV_CPU :
+		      !strcmp(kind, "hip") ? NB_DEV_HIP : NB_DEV_AMDGPU;
+	copy(r->dev.name, sizeof(r->dev.name), str(get(dev, "name"), ""));
+	copy(r->dev.pci, sizeof(r->dev.pci), str(get(dev, "pci"), ""));
+	r->device_note = str(get(dev, "note"), "");
+	copy(detail, sizeof(detail), str(get(dev, "backend_detail"), ""));
+	r->ops = &fake_ops;
+	r->quick = boolean(get(cfg, "quick"), false);
+	fake_threads = integer(get(cfg, "threads"), 1);
+	r->seed = integer(get(cfg, "seed"), 1);
+	r->weights_path = str(get(cfg, "weights"), NULL);
+	r->peak = num(get(cfg, "peak_gflops"), NAN);
+	r->peak_from = str(get(cfg, "peak_source"), "not measured");
+
+	for (size_t i = 0; json_object_is_type(tests, json_type_array) &&
+	     i < json_object_array_length(tests) && r->nres < NB_TEST_COUNT; i++) {
+		struct json_object *e = json_object_array_get_idx(tests, i);
+		struct json_object *v = get(e, "validation");
+		struct nb_test_result *t = &r->res[r->nres++];
+		const struct nb_test_info *ti = nb_test_find(str(get(e, "name"), ""));
+
+		t->test = ti ? ti : nb_test_get((enum nb_test_id)(i % NB_TEST_COUNT));
+		t->standard = boolean(get(e, "standard"), true);
+		t->batch = (int)integer(get(e, "batch"), 0);
+		t->frames = (int)integer(get(e, "frames"), 0);
+		t->value = num(get(e, "value"), NAN);
+		t->best = num(get(e, "best"), NAN);
+		t->work = num(get(e, "work_per_repeat"), NAN);
+		t->rate_gflops = num(get(e, "gflops"), NAN);
+		t->percent_of_peak = num(get(e, "percent_of_peak"), NAN);
+		t->time.repeats = (int)integer(get(e, "repeats"), 0);
+		t->time.median = num(get(e, "median_s"), NAN);
+		t->time.min = num(get(e, "min_s"), NAN);
+		t->time.cv = num(get(e, "cv"), NAN);
+		t->valid.ran = v != NULL;
+		t->valid.pass = boolean(get(v, "pass"), false);
+		t->valid.max_abs = num(get(v, "max_abs_error"), NAN);
+		t->valid.max_rel = num(get(v, "max_rel_error"), NAN);
+		t->valid.tol_abs = num(get(v, "tolerance_abs"), NAN);
+		t->valid.tol_rel = num(get(v, "tolerance_rel"), NAN);
+		copy(t->valid.input, sizeof(t->valid.input), str(get(v, "input"), ""));
+		t->valid.reason = str(get(v, "reason"), NULL);
+		copy(t->error, sizeof(t->error), str(get(e, "error"), ""));
+	}
+	r->count = r->nres + !r->complete;
+}
+
+static void no_temporary_left(void)
+{
+	DIR *d = opendir(out_dir);
+	struct dirent *e;
+
+	FUZZ_CHECK(d, "%s gone", out_dir);
+	while ((e = readdir(d)))
+		FUZZ_CHECK(!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+			   !strcmp(e->d_name, "r.json"), "left behind: %s", e->d_name);
+	closedir(d);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct run r;
+	struct json_tokener *tok;
+	struct json_object *in;
+	char *text;
+	size_t len = 0, cap = 0;
+	FILE *f;
+
+	if (size > (1u << 20))
+		return 0;
+	tok = json_tokener_new();
+	in = json_tokener_parse_ex(tok, (const char *)data, (int)size);
+	json_tokener_free(tok);
+	if (!json_object_is_type(in, json_type_object)) {
+		json_object_put(in);
+		return 0;
+	}
+	from_json(&r, in);
+
+	emit(&r, false);
+	FUZZ_CHECK(nb_print_end(NULL) == NB_EXIT_OK, "text output failed");
+	emit(&r, true);
+	FUZZ_CHECK(nb_print_end(out_path) == NB_EXIT_OK, "cannot write %s", out_path);
+	no_temporary_left();
+
+	f = fopen(out_path, "r");
+	FUZZ_CHECK(f, "%s not written", out_path);
+	text = NULL;
+	for (;;) {
+		if (len + 4096 > cap) {
+			cap = cap ? 2 * cap : 65536;
+			text = realloc(text, cap);
+			if (!text)
+				abort();
+		}
+		size_t n = fread(text + len, 1, cap - len - 1, f);
+
+		if (!n)
+			break;
+		len += n;
+	}
+	fclose(f);
+	text[len] = '\0';
+	check_written(&r, text, len);
+	free(text);
+	json_object_put(in);
+	return 0;
+}
