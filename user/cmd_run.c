@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "devices.h"
 #include "engine/engine.h"
 #include "navibench.h"
 #include "print.h"
@@ -169,8 +170,7 @@ static void emit(struct run *r, bool json)
 	}
 	nb_obj_begin("device", "Device");
 	nb_i64("index", "index", r->dev.index, NULL);
-	nb_str("kind", NULL, r->dev.kind == NB_DEV_CPU ? "cpu" :
-	       r->dev.kind == NB_DEV_HIP ? "hip" : "amdgpu");
+	nb_str("kind", NULL, nb_device_kind_name(r->dev.kind));
 	nb_str("name", "name", r->dev.name);
 	if (r->dev.pci[0])
 		nb_str("pci", "PCI", r->dev.pci);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +169,11 @@ void nb_dbl(const char *key, const char *label, double v, int prec, const char *
 {
 	char buf[64];
 
+	/* JSON has no NaN or infinity: such a value is missing, not a number. */
+	if (!isfinite(v)) {
+		nb_missing(key, label, "not measured");
+		return;
+	}
 	add(key, json_object_new_double(v));
 	snprintf(buf, sizeof(buf), "%.*f%s%s", prec, v, unit ? " " : "", unit ? unit : "");
 	text_field(label, buf);

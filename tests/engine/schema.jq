@@ -6,7 +6,7 @@ def numornull: type == "number" or type == "null";
 
 .schema == "navibench-run" and .schema_version == 1 and (.date | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))
 and .complete == true
-and (.device.index | num) and (.device.kind | IN("cpu", "hip", "amdgpu"))
+and (.device.index | num) and (.device.kind | IN("cpu", "hip", "amdgpu", "sim"))
 and (.device.name | str) and .device.backend == "cpu" and (.device.backend_detail | str)
 and (.device.note | str)
 and .configuration.quick == true and (.configuration.threads | num) and (.configuration.seed | num)

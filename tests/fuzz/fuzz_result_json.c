@@ -182,7 +182,8 @@ static void check_written(const struct run *r, const char *text, size_t len)
 	FUZZ_CHECK(integer(member(o, "index"), -1) == r->dev.index, "device.index");
 	MUST(o, "kind", t_str);
 	kind = str(member(o, "kind"), "?");
-	FUZZ_CHECK(!strcmp(kind, "cpu") || !strcmp(kind, "hip") || !strcmp(kind, "amdgpu"),
+	FUZZ_CHECK(!strcmp(kind, "cpu") || !strcmp(kind, "hip") || !strcmp(kind, "amdgpu") ||
+		   !strcmp(kind, "sim"),
 		   "device.kind %s", kind);
 	same_str(o, "name", r->dev.name);
 	if (r->dev.pci[0])
@@ -288,7 +289,8 @@ static void from_json(struct run *r, struct json_object *in)
 	r->complete = boolean(get(in, "complete"), true);
 	r->dev.index = (int)integer(get(dev, "index"), 0);
 	r->dev.kind = !strcmp(kind, "cpu") ? NB_DEV_CPU :
-		      !strcmp(kind, "hip") ? NB_DEV_HIP : NB_DEV_AMDGPU;
+		      !strcmp(kind, "hip") ? NB_DEV_HIP :
+		      !strcmp(kind, "sim") ? NB_DEV_SIM : NB_DEV_AMDGPU;
 	copy(r->dev.name, sizeof(r->dev.name), str(get(dev, "name"), ""));
 	copy(r->dev.pci, sizeof(r->dev.pci), str(get(dev, "pci"), ""));
 	r->device_note = str(get(dev, "note"), "");
