@@ -346,8 +346,15 @@ static void scan_gputelemetry(struct nb_devlist *l)
 	int n = gt_devices(&g);
 
 	if (n == -EACCES || n == -EPERM) {
-		snprintf(l->gt_note, sizeof(l->gt_note),
-			 "%s is not readable (root only): module readings skipped", GT_ROOT);
+		/*
+		 * debugfs is root-only, loaded module or not: say so only when
+		 * the module is loaded (sysfs, readable by all, tells), since
+		 * only then is something being missed.
+		 */
+		if (!access("/sys/module/" GT_DEBUGFS_ROOT, F_OK))
+			snprintf(l->gt_note, sizeof(l->gt_note),
+				 "gputelemetry is loaded but %s is readable by root only: its simulated GPUs and readings are skipped (run as root to see them)",
+				 GT_ROOT);
 		return;
 	}
 	if (n < 0)
@@ -439,6 +446,8 @@ void nb_devices_explain(const struct nb_devlist *l, FILE *f)
 	fprintf(f, "found:");
 	if (l->drm_note[0])
 		fprintf(f, " %s;", l->drm_note);
+	if (l->gt_note[0])
+		fprintf(f, " %s;", l->gt_note);
 	for (int i = 0; i < l->nskipped; i++)
 		fprintf(f, "\n  %s: skipped, %s", l->skipped[i].what, l->skipped[i].why);
 	for (int i = 0; i < l->n; i++)
@@ -510,7 +519,7 @@ int nb_devices_find(struct nb_devlist *l, const char *spec, const char *cmd,
 	}
 	if (!strncmp(spec, GT_SIM_PREFIX, strlen(GT_SIM_PREFIX))) {
 		fprintf(stderr, "navibench %s: --device %s: no such simulated GPU%s\n", cmd, spec,
-			l->gt_note[0] ? " (gputelemetry not readable)" : "");
+			l->gt_note[0] ? " (gputelemetry's debugfs is not readable)" : "");
 		nb_devices_explain(l, stderr);
 		return NB_EXIT_NODEV;
 	}

@@ -46,7 +46,7 @@ struct nb_devlist {
 	int nskipped;
 	char drm_note[160];	/* drmGetDevices2 trouble, "" when none */
 	char lib_note[256];	/* libdrm_amdgpu missing: what it costs */
-	char gt_note[160];	/* gputelemetry not readable, "" when fine or absent */
+	char gt_note[256];	/* gputelemetry loaded, debugfs not readable; else "" */
 };
 
 enum {

@@ -146,7 +146,7 @@ int cmd_list(int argc, char **argv)
 	}
 	if (l.gt_note[0]) {
 		nb_str("note", NULL, l.gt_note);
-		if (!nb_print_is_json() && verbose)
+		if (!nb_print_is_json())
 			fprintf(stderr, "navibench list: %s\n", l.gt_note);
 	}
 	nb_arr_end();

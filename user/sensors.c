@@ -626,6 +626,8 @@ int cmd_sensors(int argc, char **argv)
 	asleep = c.e->dev.kind == NB_DEV_AMDGPU &&
 		 !strcmp(c.e->drm.runtime_status, "suspended") && !opt_wake;
 	c.gt = opt_source == 0 || opt_source == 3;
+	if (c.gt && l.gt_note[0])
+		fprintf(stderr, "navibench sensors: %s\n", l.gt_note);
 	if (c.e->dev.kind == NB_DEV_AMDGPU && !asleep) {
 		c.libdrm = opt_source == 0 || opt_source == 1;
 		c.hwmon = opt_source == 0 || opt_source == 2;

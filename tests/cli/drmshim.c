@@ -4,8 +4,9 @@
  * devices at the kernel interface, the way Mesa's drm-shim runs Mesa's
  * drivers without a GPU. The real libdrm and libdrm_amdgpu run on top.
  *
- * Paths under /dev/dri, /sys/dev/char, /sys/devices/pci*,
- * /sys/bus/pci/devices and /sys/kernel/debug/gputelemetry are redirected into $NBSHIM_ROOT, a
+ * Paths under /dev/dri, /sys/dev/char, /sys/devices/pci*, /sys/bus/pci/devices,
+ * /sys/kernel/debug/gputelemetry and /sys/module/gputelemetry are
+ * redirected into $NBSHIM_ROOT, a
  * directory tree built by tests/cli/mkroot (sysfs files, symlinks, and
  * plain files standing for the device nodes). stat()/fstat() of a node
  * file report a character device of major 226 and the node's minor;
@@ -14,6 +15,8 @@
  *
  * $NBSHIM_QUIRKS, comma-separated:
  *   eacces        opening a render node fails with EACCES
+ *   gt-eacces     opening the module's debugfs files fails with EACCES, as
+ *                 for a user who is not root
  *   new-power     the kernel answers input power (0xC) and rejects average
  *                 power (newer kernels); default: the reverse (Linux 6.1)
  *   no-power      both power queries rejected
@@ -51,14 +54,14 @@
 
 static const char *const prefixes[] = {
 	"/dev/dri", "/sys/dev/char", "/sys/devices/pci", "/sys/kernel/debug/gputelemetry",
-	"/sys/class/drm", "/sys/bus/pci/devices",
+	"/sys/class/drm", "/sys/bus/pci/devices", "/sys/module/gputelemetry",
 };
 
 static struct {
 	bool init;
 	char root[PATH_MAX];		/* as given */
 	char root_real[PATH_MAX];	/* realpath of it */
-	bool eacces, new_power, no_power, old_kernel, no_amdgpu_lib, trace;
+	bool eacces, gt_eacces, new_power, no_power, old_kernel, no_amdgpu_lib, trace;
 	int nnodes;
 	struct {
 		dev_t dev;
@@ -87,6 +90,17 @@ static char *(*real_realpath)(const char *, char *);
 static int (*real_ioctl)(int, unsigned long, ...);
 
 #define LOAD(sym) (*(void **)&real_##sym = dlsym(RTLD_NEXT, #sym))
+
+/* NAME is one of the comma-separated words of $NBSHIM_QUIRKS (Q). */
+static bool has_quirk(const char *q, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *w = q; w && *w; w = strchr(w, ',') ? strchr(w, ',') + 1 : NULL)
+		if (!strncmp(w, name, n) && (w[n] == ',' || w[n] == '\0'))
+			return true;
+	return false;
+}
 
 static void shim_init(void)
 {
@@ -120,14 +134,13 @@ static void shim_init(void)
 	snprintf(S.root, sizeof(S.root), "%s", root);
 	if (!real_realpath(root, S.root_real))
 		snprintf(S.root_real, sizeof(S.root_real), "%s", root);
-	if (q) {
-		S.eacces = strstr(q, "eacces") != NULL;
-		S.new_power = strstr(q, "new-power") != NULL;
-		S.no_power = strstr(q, "no-power") != NULL;
-		S.old_kernel = strstr(q, "old-kernel") != NULL;
-		S.trace = strstr(q, "trace") != NULL;
-		S.no_amdgpu_lib = strstr(q, "no-libdrm-amdgpu") != NULL;
-	}
+	S.eacces = has_quirk(q, "eacces");
+	S.gt_eacces = has_quirk(q, "gt-eacces");
+	S.new_power = has_quirk(q, "new-power");
+	S.no_power = has_quirk(q, "no-power");
+	S.old_kernel = has_quirk(q, "old-kernel");
+	S.trace = has_quirk(q, "trace");
+	S.no_amdgpu_lib = has_quirk(q, "no-libdrm-amdgpu");
 	/* The node files: their identity tells fds of fake nodes apart. */
 	snprintf(path, sizeof(path), "%s/dev/dri", S.root);
 	d = real_opendir(path);
@@ -220,6 +233,15 @@ static bool is_render_node(const char *p)
 		}						\
 	} while (0)
 
+/* The module's debugfs files, when the gt-eacces quirk denies them. */
+static bool gt_denied(const char *p)
+{
+	static const char dir[] = "/sys/kernel/debug/gputelemetry";
+
+	shim_init();
+	return S.root[0] && S.gt_eacces && !strncmp(p, dir, sizeof(dir) - 1);
+}
+
 int open(const char *p, int flags, ...)
 {
 	char buf[PATH_MAX];
@@ -270,6 +292,10 @@ FILE *fopen(const char *p, const char *m)
 {
 	char buf[PATH_MAX];
 
+	if (gt_denied(p)) {
+		errno = EACCES;
+		return NULL;
+	}
 	const char *rp = redirect(p, buf, sizeof(buf));
 
 	return real_fopen(rp, m);
@@ -279,6 +305,10 @@ FILE *fopen64(const char *p, const char *m)
 {
 	char buf[PATH_MAX];
 
+	if (gt_denied(p)) {
+		errno = EACCES;
+		return NULL;
+	}
 	const char *rp = redirect(p, buf, sizeof(buf));
 
 	return real_fopen64(rp, m);

@@ -71,6 +71,13 @@ run sensors_fail_json $NB sensors --device sim0 --json
 run clear_fail sh -c "echo none > $GT/sim0/fail_sensors"
 run watch timeout 1 $NB sensors --device sim0 --watch --interval 200ms
 run watch_json $NB sensors --device sim0 --watch --interval 100ms --count 3 --json
+# Not root: debugfs (0700) cannot be read while the module is loaded.
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+echo 'nogroup:x:65534:' >>/etc/group
+run user_list su -s /bin/sh nobody -c "$NB list"
+run user_list_json su -s /bin/sh nobody -c "$NB list --json"
+run user_sensors su -s /bin/sh nobody -c "$NB sensors"
+run user_info_sim0 su -s /bin/sh nobody -c "$NB info --device sim0"
 
 # 3. ati-vga bound to the test driver: a PCI driver, no DRM node.
 run insmod_test insmod $TKO
@@ -85,6 +92,7 @@ run rmmod rmmod gputelemetry
 run unload_list $NB list
 run unload_list_v $NB list --verbose
 run unload_info_sim0 $NB info --device sim0
+run user_unload_list su -s /bin/sh nobody -c "$NB list"
 run rmmod_test rmmod gt_test_amdgpu
 
 dmesg -n 7
