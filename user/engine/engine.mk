@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 #
-# What the ConvLSTM engine adds to user/Makefile's build. The CPU backend
-# uses POSIX threads and libm (already in LDLIBS there); json-c parses the
-# safetensors header. No other library: see engine/README.md for why.
-LDLIBS	+= -lpthread -lm
+# What the ConvLSTM engine adds to user/Makefile's build: POSIX threads for
+# the CPU backend. libm and json-c (the safetensors header) are already in
+# LDLIBS there. No other library: see engine/README.md for why.
+LDLIBS	+= -lpthread
