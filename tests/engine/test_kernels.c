@@ -252,6 +252,9 @@ int main(int argc, char **argv)
 		check_cell(isa, 1, 40, 40, 40, 40, 2);
 		check_cell(isa, 2, 3, 29, 3, 5, 3);
 		check_cell(isa, 1, 1, 1, 1, 8, 2);
+		/* every block width of every kernel (1..12 pixels, one and two rows) */
+		for (int wd = 2; wd <= 12; wd++)
+			check_cell(isa, 1, 3, wd, 2, 8, 2);
 		check_peak(isa);
 	}
 	if (full) {

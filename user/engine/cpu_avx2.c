@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * AVX2 + FMA kernels: the AVX-512 cell kernel's scheme on 16 ymm registers,
- * 3 pixels x one group (4 ymm accumulators per pixel: i, f, c, o).
+ * AVX2 + FMA kernels: the AVX-512 cell kernel's implicit GEMM on 16 ymm
+ * registers. All 32 gate outputs of a group for a pixel take 4 ymm, which
+ * leaves room for 3 pixels only: every weight load would serve 3 pixels,
+ * and the kernel would wait on the weights streaming from L2. So a call
+ * runs the group in two halves, i and f first, then c and o, each over up
+ * to 6 pixels (2 ymm per pixel, 12 accumulators): a weight load serves 6
+ * pixels, and a half reads one of the two cache lines of each k's weights.
+ * Between the halves the activated i and f of the 6 pixels wait in a
+ * 384-byte buffer on the stack (L1); c and o stay in registers into the
+ * gate arithmetic, as in the AVX-512 kernel.
  */
 #include <immintrin.h>
 #include <math.h>
@@ -9,52 +17,83 @@
 #include "cpu_kernels.h"
 #include "vmath_avx2.h"
 
-#define NMAX 3
+#define NMAX 6
 
-/* acc[p] += w[0..31] * v[p * stride], p < n */
+/*
+ * Gates 2 half and 2 half + 1 of group g (i, f or c, o) for n pixels, into
+ * out. The accumulators are this function's own, and the loops that use
+ * them are written out here, not in a helper that takes their address: so
+ * the compiler keeps them in registers (given a pointer, GCC stored all 12
+ * back to the stack after every FMA pair).
+ */
 static inline __attribute__((always_inline)) void
-fma_row(__m256 acc[NMAX][4], const float *w, const float *v, int stride,
-	const int n)
-{
-	__m256 b[NMAX];
-
-#pragma GCC unroll 3
-	for (int p = 0; p < n; p++)
-		b[p] = _mm256_broadcast_ss(v + (size_t)p * stride);
-#pragma GCC unroll 4
-	for (int q = 0; q < 4; q++) {
-		__m256 wq = _mm256_load_ps(w + q * 8);
-
-#pragma GCC unroll 3
-		for (int p = 0; p < n; p++)
-			acc[p][q] = _mm256_fmadd_ps(wq, b[p], acc[p][q]);
-	}
-}
-
-static inline __attribute__((always_inline)) void
-cell_n(const struct nb_cell_args *a, int g, int b, int y, int x0, const int n)
+conv_half(const struct nb_cell_args *a, int g, int b, int y, int x0,
+	  const int n, int half, __m256 out[NMAX][2])
 {
 	const int cin = a->cin, fp = a->fp, wp = a->width + 2;
 	const int kk = cin + fp;
-	const float *wg = a->wpack + (size_t)g * 9 * kk * 32;
+	const float *wg = a->wpack + (size_t)g * 9 * kk * 32 + half * 16;
 	const float *xb = a->x + b * a->x_bstride;
 	const float *hb = a->h + b * a->h_bstride;
-	__m256 acc[NMAX][4];
+	const __m256 b0 = _mm256_load_ps(a->bias + g * 32 + half * 16);
+	const __m256 b1 = _mm256_load_ps(a->bias + g * 32 + half * 16 + 8);
+	__m256 acc[NMAX][2];
 
-	for (int p = 0; p < n; p++)
-		for (int q = 0; q < 4; q++)
-			acc[p][q] = _mm256_load_ps(a->bias + g * 32 + q * 8);
+#pragma GCC unroll 6
+	for (int p = 0; p < n; p++) {
+		acc[p][0] = b0;
+		acc[p][1] = b1;
+	}
 	for (int ky = 0; ky < 3; ky++) {
 		const float *wk = wg + (size_t)ky * 3 * kk * 32;
 		const float *xr = xb + ((size_t)(y + ky) * wp + x0) * cin;
 		const float *hr = hb + ((size_t)(y + ky) * wp + x0) * fp;
 
 		/* 3 Cin input floats of the three taps, then 3 Fp recurrent */
-		for (int ci = 0; ci < 3 * cin; ci++, wk += 32)
-			fma_row(acc, wk, xr + ci, cin, n);
-		for (int cf = 0; cf < 3 * fp; cf++, wk += 32)
-			fma_row(acc, wk, hr + cf, fp, n);
+		for (int ci = 0; ci < 3 * cin; ci++, wk += 32) {
+			const __m256 w0 = _mm256_load_ps(wk), w1 = _mm256_load_ps(wk + 8);
+
+#pragma GCC unroll 6
+			for (int p = 0; p < n; p++) {
+				__m256 v = _mm256_broadcast_ss(xr + (size_t)p * cin + ci);
+
+				acc[p][0] = _mm256_fmadd_ps(w0, v, acc[p][0]);
+				acc[p][1] = _mm256_fmadd_ps(w1, v, acc[p][1]);
+			}
+		}
+		for (int cf = 0; cf < 3 * fp; cf++, wk += 32) {
+			const __m256 w0 = _mm256_load_ps(wk), w1 = _mm256_load_ps(wk + 8);
+
+#pragma GCC unroll 6
+			for (int p = 0; p < n; p++) {
+				__m256 v = _mm256_broadcast_ss(hr + (size_t)p * fp + cf);
+
+				acc[p][0] = _mm256_fmadd_ps(w0, v, acc[p][0]);
+				acc[p][1] = _mm256_fmadd_ps(w1, v, acc[p][1]);
+			}
+		}
 	}
+#pragma GCC unroll 6
+	for (int p = 0; p < n; p++) {
+		out[p][0] = acc[p][0];
+		out[p][1] = acc[p][1];
+	}
+}
+
+static inline __attribute__((always_inline)) void
+cell_n(const struct nb_cell_args *a, int g, int b, int y, int x0, const int n)
+{
+	const int fp = a->fp, wp = a->width + 2;
+	__m256 acc[NMAX][2];
+	float ifg[NMAX][16] __attribute__((aligned(32)));
+
+	conv_half(a, g, b, y, x0, n, 0, acc);
+#pragma GCC unroll 6
+	for (int p = 0; p < n; p++) {
+		_mm256_store_ps(ifg[p], nb_hard_sigmoid8(acc[p][0]));
+		_mm256_store_ps(ifg[p] + 8, nb_hard_sigmoid8(acc[p][1]));
+	}
+	conv_half(a, g, b, y, x0, n, 1, acc);
 
 	float *cb = a->c + b * a->c_bstride + ((size_t)y * a->width + x0) * fp + g * 8;
 	size_t po = ((size_t)(y + 1) * wp + x0 + 1) * fp + g * 8;
@@ -62,8 +101,8 @@ cell_n(const struct nb_cell_args *a, int g, int b, int y, int x0, const int n)
 	float *yo = a->y ? a->y + b * a->y_bstride + po : NULL;
 
 	for (int p = 0; p < n; p++)
-		nb_gates8(nb_hard_sigmoid8(acc[p][0]), nb_hard_sigmoid8(acc[p][1]),
-			  acc[p][2], nb_hard_sigmoid8(acc[p][3]),
+		nb_gates8(_mm256_load_ps(ifg[p]), _mm256_load_ps(ifg[p] + 8),
+			  acc[p][0], nb_hard_sigmoid8(acc[p][1]),
 			  cb + (size_t)p * fp, ho + (size_t)p * fp,
 			  yo ? yo + (size_t)p * fp : NULL,
 			  a->bn_scale + g * 8, a->bn_shift + g * 8);
@@ -76,7 +115,10 @@ static void cell(const struct nb_cell_args *a, int g, int b, int y, int rows,
 		switch (n) {
 		case 1: cell_n(a, g, b, y + r, x0, 1); break;
 		case 2: cell_n(a, g, b, y + r, x0, 2); break;
-		default: cell_n(a, g, b, y + r, x0, 3); break;
+		case 3: cell_n(a, g, b, y + r, x0, 3); break;
+		case 4: cell_n(a, g, b, y + r, x0, 4); break;
+		case 5: cell_n(a, g, b, y + r, x0, 5); break;
+		default: cell_n(a, g, b, y + r, x0, 6); break;
 		}
 }
 
