@@ -49,7 +49,11 @@ conv_half(const struct nb_cell_args *a, int g, int b, int y, int x0,
 		const float *xr = xb + ((size_t)(y + ky) * wp + x0) * cin;
 		const float *hr = hb + ((size_t)(y + ky) * wp + x0) * fp;
 
-		/* 3 Cin input floats of the three taps, then 3 Fp recurrent */
+		/*
+		 * 3 Cin input floats of the three taps, then 3 Fp recurrent:
+		 * two loops of the same shape, each with its stride a loop
+		 * invariant (one loop over both sources measured 1-2% slower)
+		 */
 		for (int ci = 0; ci < 3 * cin; ci++, wk += 32) {
 			const __m256 w0 = _mm256_load_ps(wk), w1 = _mm256_load_ps(wk + 8);
 
