@@ -233,13 +233,14 @@ static bool is_render_node(const char *p)
 		}						\
 	} while (0)
 
-/* The module's debugfs files, when the gt-eacces quirk denies them. */
-static bool gt_denied(const char *p)
+/* What the quirks deny (EACCES): render nodes, the module's debugfs files. */
+static bool denied(const char *p)
 {
-	static const char dir[] = "/sys/kernel/debug/gputelemetry";
+	static const char gt[] = "/sys/kernel/debug/gputelemetry";
 
 	shim_init();
-	return S.root[0] && S.gt_eacces && !strncmp(p, dir, sizeof(dir) - 1);
+	return S.root[0] && ((S.eacces && is_render_node(p)) ||
+			     (S.gt_eacces && !strncmp(p, gt, sizeof(gt) - 1)));
 }
 
 int open(const char *p, int flags, ...)
@@ -248,8 +249,7 @@ int open(const char *p, int flags, ...)
 	int mode = 0;
 
 	OPEN_MODE(flags, mode);
-	shim_init();
-	if (S.root[0] && S.eacces && is_render_node(p)) {
+	if (denied(p)) {
 		errno = EACCES;
 		return -1;
 	}
@@ -264,8 +264,7 @@ int open64(const char *p, int flags, ...)
 	int mode = 0;
 
 	OPEN_MODE(flags, mode);
-	shim_init();
-	if (S.root[0] && S.eacces && is_render_node(p)) {
+	if (denied(p)) {
 		errno = EACCES;
 		return -1;
 	}
@@ -280,8 +279,7 @@ int openat(int dirfd, const char *p, int flags, ...)
 	int mode = 0;
 
 	OPEN_MODE(flags, mode);
-	shim_init();
-	if (S.root[0] && S.eacces && is_render_node(p)) {
+	if (denied(p)) {
 		errno = EACCES;
 		return -1;
 	}
@@ -292,7 +290,7 @@ FILE *fopen(const char *p, const char *m)
 {
 	char buf[PATH_MAX];
 
-	if (gt_denied(p)) {
+	if (denied(p)) {
 		errno = EACCES;
 		return NULL;
 	}
@@ -305,7 +303,7 @@ FILE *fopen64(const char *p, const char *m)
 {
 	char buf[PATH_MAX];
 
-	if (gt_denied(p)) {
+	if (denied(p)) {
 		errno = EACCES;
 		return NULL;
 	}
