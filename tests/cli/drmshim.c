@@ -198,24 +198,15 @@ static int node_of(dev_t dev, ino_t ino)
 	return -1;
 }
 
-static void patch_stat(struct stat *st)
+/* A stat result of a node file reports a DRM character device. */
+static void patch_node(dev_t dev, ino_t ino, mode_t *mode, dev_t *rdev)
 {
-	int i = node_of(st->st_dev, st->st_ino);
+	int i = node_of(dev, ino);
 
 	if (i < 0)
 		return;
-	st->st_mode = S_IFCHR | (st->st_mode & 07777);
-	st->st_rdev = makedev(DRM_MAJOR, S.nodes[i].minor);
-}
-
-static void patch_stat64(struct stat64 *st)
-{
-	int i = node_of(st->st_dev, st->st_ino);
-
-	if (i < 0)
-		return;
-	st->st_mode = S_IFCHR | (st->st_mode & 07777);
-	st->st_rdev = makedev(DRM_MAJOR, S.nodes[i].minor);
+	*mode = S_IFCHR | (*mode & 07777);
+	*rdev = makedev(DRM_MAJOR, S.nodes[i].minor);
 }
 
 static bool is_render_node(const char *p)
@@ -312,71 +303,34 @@ FILE *fopen64(const char *p, const char *m)
 	return real_fopen64(rp, m);
 }
 
-int stat(const char *p, struct stat *st)
-{
-	char buf[PATH_MAX];
-	const char *rp = redirect(p, buf, sizeof(buf));
-	int r = real_stat(rp, st);
-
-	if (!r)
-		patch_stat(st);
-	return r;
+/* stat() and its kin: the path redirected, a node file reported as a node */
+#define STAT_BY_PATH(fn, type)						\
+int fn(const char *p, struct type *st)					\
+{									\
+	char buf[PATH_MAX];						\
+	int r = real_##fn(redirect(p, buf, sizeof(buf)), st);		\
+									\
+	if (!r)								\
+		patch_node(st->st_dev, st->st_ino, &st->st_mode, &st->st_rdev); \
+	return r;							\
 }
-
-int stat64(const char *p, struct stat64 *st)
-{
-	char buf[PATH_MAX];
-	const char *rp = redirect(p, buf, sizeof(buf));
-	int r = real_stat64(rp, st);
-
-	if (!r)
-		patch_stat64(st);
-	return r;
+#define STAT_BY_FD(fn, type)						\
+int fn(int fd, struct type *st)						\
+{									\
+	int r;								\
+									\
+	shim_init();							\
+	r = real_##fn(fd, st);						\
+	if (!r)								\
+		patch_node(st->st_dev, st->st_ino, &st->st_mode, &st->st_rdev); \
+	return r;							\
 }
-
-int lstat(const char *p, struct stat *st)
-{
-	char buf[PATH_MAX];
-	const char *rp = redirect(p, buf, sizeof(buf));
-	int r = real_lstat(rp, st);
-
-	if (!r)
-		patch_stat(st);
-	return r;
-}
-
-int lstat64(const char *p, struct stat64 *st)
-{
-	char buf[PATH_MAX];
-	const char *rp = redirect(p, buf, sizeof(buf));
-	int r = real_lstat64(rp, st);
-
-	if (!r)
-		patch_stat64(st);
-	return r;
-}
-
-int fstat(int fd, struct stat *st)
-{
-	int r;
-
-	shim_init();
-	r = real_fstat(fd, st);
-	if (!r)
-		patch_stat(st);
-	return r;
-}
-
-int fstat64(int fd, struct stat64 *st)
-{
-	int r;
-
-	shim_init();
-	r = real_fstat64(fd, st);
-	if (!r)
-		patch_stat64(st);
-	return r;
-}
+STAT_BY_PATH(stat, stat)
+STAT_BY_PATH(stat64, stat64)
+STAT_BY_PATH(lstat, stat)
+STAT_BY_PATH(lstat64, stat64)
+STAT_BY_FD(fstat, stat)
+STAT_BY_FD(fstat64, stat64)
 
 int access(const char *p, int mode)
 {
