@@ -9,6 +9,24 @@
 
 static char buf[1 << 20];
 
+/* Both fixtures' setup: the module loaded, a new navi14 on a free id. */
+static void sim_up(struct __test_metadata *_metadata, int *id)
+{
+	*id = -1;
+	if (!gt_require_module(NULL))
+		return;
+	*id = gt_free_sim_id();
+	ASSERT_LE(0, *id);
+	ASSERT_EQ(0, gt_sim_new(*id, "navi14"));
+}
+
+static void sim_down(struct __test_metadata *_metadata, int id)
+{
+	if (id >= 0) {
+		EXPECT_EQ(0, gt_sim_del(id));
+	}
+}
+
 FIXTURE(sim) {
 	int id;
 	char path[PATH_MAX];
@@ -23,19 +41,12 @@ FIXTURE_VARIANT_ADD(sim, quarter_to_three_quarters) { .low = 25, .high = 75 };
 
 FIXTURE_SETUP(sim)
 {
-	self->id = -1;
-	if (!gt_require_module(NULL))
-		return;
-	self->id = gt_free_sim_id();
-	ASSERT_LE(0, self->id);
-	ASSERT_EQ(0, gt_sim_new(self->id, "navi14"));
+	sim_up(_metadata, &self->id);
 }
 
 FIXTURE_TEARDOWN(sim)
 {
-	if (self->id >= 0) {
-		EXPECT_EQ(0, gt_sim_del(self->id));
-	}
+	sim_down(_metadata, self->id);
 }
 
 #define DEV(file) gt_dev_path(self->path, sizeof(self->path), self->id, file)
@@ -377,19 +388,12 @@ FIXTURE(knobs) {
 
 FIXTURE_SETUP(knobs)
 {
-	self->id = -1;
-	if (!gt_require_module(NULL))
-		return;
-	self->id = gt_free_sim_id();
-	ASSERT_LE(0, self->id);
-	ASSERT_EQ(0, gt_sim_new(self->id, "navi14"));
+	sim_up(_metadata, &self->id);
 }
 
 FIXTURE_TEARDOWN(knobs)
 {
-	if (self->id >= 0) {
-		EXPECT_EQ(0, gt_sim_del(self->id));
-	}
+	sim_down(_metadata, self->id);
 }
 
 /* A failed reading is "unavailable" in sensors, "na" in history; sampling goes on. */
