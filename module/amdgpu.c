@@ -30,7 +30,7 @@
  *
  * Runtime PM: amdgpu's sensor attributes call pm_runtime_get_sync(), which
  * resumes a runtime-suspended GPU. Before reading anything this source
- * takes pm_runtime_get_if_active(dev, true): a reference only if the
+ * takes pm_runtime_get_if_active() (compat.h): a reference only if the
  * device is RPM_ACTIVE (whatever its usage count), else nothing is read
  * and the device shows as suspended. With the reference held the device
  * cannot suspend during the read, and amdgpu's own get_sync() finds it
@@ -68,9 +68,11 @@
 #include <linux/path.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "gputelemetry.h"
 
 /* The private sysfs mount and the credentials files are opened with. */
@@ -88,7 +90,7 @@ int gt_sysfs_init(void)
 	struct vfsmount *mnt;
 	struct cred *cred;
 
-	cred = prepare_kernel_cred(NULL);
+	cred = prepare_kernel_cred(&init_task);
 	if (!cred)
 		return -ENOMEM;
 	fs = get_fs_type("sysfs");
@@ -196,7 +198,7 @@ static bool gt_pm_get(struct device *dev, struct gt_pm_ref *ref)
 {
 	int ret;
 
-	ret = pm_runtime_get_if_active(dev, true);
+	ret = gt_pm_runtime_get_if_active(dev);
 	ref->held = ret > 0;
 	if (ret > 0) {
 		ref->last_busy = READ_ONCE(dev->power.last_busy);

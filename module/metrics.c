@@ -16,8 +16,8 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
-#include <asm/unaligned.h>
 
+#include "compat.h"
 #include "gpu_metrics.h"
 #include "gputelemetry.h"
 
