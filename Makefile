@@ -2,6 +2,7 @@
 #
 # make                    the module (module/gputelemetry.ko) and navibench
 # make KDIR=/path         against other kernel headers
+# make test-modules       also the test-only modules (tests/modules)
 # make lint               sparse (C=2), W=1 and checkpatch --strict on module/
 # make check              every test suite; ends with "N passed, N failed"
 # make vmtest             the kselftest suite in a VM
@@ -13,11 +14,14 @@
 KDIR ?= $(shell scripts/kdir)
 export KDIR
 
-.PHONY: all module user lint check vmtest vmtest-debug clean help
+.PHONY: all module test-modules user lint check vmtest vmtest-debug clean help
 all: module user
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+test-modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) GT_TEST_MODULES=m modules
 
 user:
 	$(MAKE) -C user
@@ -44,4 +48,4 @@ clean:
 	rm -f compile_commands.json
 
 help:
-	@sed -n '3,10s/^# //p' Makefile
+	@sed -n '3,11s/^# //p' Makefile

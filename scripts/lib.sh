@@ -8,6 +8,9 @@
 : "${GPUTELEMETRY_CACHE:=/var/cache/gputelemetry}"
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# The project's scripts build and test the test-only modules too (Kbuild).
+export GT_TEST_MODULES=m
+
 # The kernel series the project builds and tests against: the two that
 # Debian 12 ships, 6.1 LTS (its default) and 6.12 LTS (bookworm-security).
 GT_KERNEL_SERIES=(6.1 6.12)
@@ -65,4 +68,48 @@ linux_source_dir() {
 	t=$(linux_source_tarball "$series")
 	[ -n "$t" ] || { echo "linux-source-$series is not installed: run scripts/install-deps" >&2; return 1; }
 	echo "$GPUTELEMETRY_CACHE/$(basename "$t" .tar.xz)"
+}
+
+# TAP for the project's test suites, one copy for all of them. A suite
+# sets TAP_SUITE (its name in "make check"), reports each test with ok,
+# not_ok, skipped or check, and ends with finish, whose line
+#   $TAP_SUITE: N passed, N failed[, N skipped]
+# make check counts.
+TAP_SUITE=${TAP_SUITE:-test}
+tap_pass=0 tap_fail=0 tap_skip=0
+
+tap_n() { echo $((tap_pass + tap_fail + tap_skip)); }
+
+# ok DESC
+ok() {
+	tap_pass=$((tap_pass + 1))
+	echo "ok $(tap_n) - $1"
+}
+
+# not_ok DESC [DETAIL]: DETAIL (the evidence) follows as comment lines.
+not_ok() {
+	tap_fail=$((tap_fail + 1))
+	echo "not ok $(tap_n) - $1"
+	[ -z "${2:-}" ] || sed 's/^/#   /' <<<"$2" | tail -n "${TAP_DETAIL_LINES:-40}"
+}
+
+# skipped DESC WHY
+skipped() {
+	tap_skip=$((tap_skip + 1))
+	echo "ok $(tap_n) - $1 # SKIP $2"
+}
+
+# check DESC [DETAIL]: the status of the command just before decides.
+check() {
+	# shellcheck disable=SC2181 # the caller's last status is the input
+	if [ "$?" -eq 0 ]; then ok "$1"; else not_ok "$1" "${2:-}"; fi
+}
+
+# finish: the summary line; exits non-zero when a test failed.
+finish() {
+	local line="$TAP_SUITE: $tap_pass passed, $tap_fail failed"
+	[ "$tap_skip" -eq 0 ] || line="$line, $tap_skip skipped"
+	echo "$line"
+	[ "$tap_fail" -eq 0 ]
+	exit
 }
