@@ -3,9 +3,11 @@
 # make                    the module (module/gputelemetry.ko) and navibench
 # make KDIR=/path         against other kernel headers
 # make test-modules       also the test-only modules (tests/modules)
-# make lint               sparse (C=2), W=1 and checkpatch --strict on module/
+# make lint               sparse (C=2), W=1 and kernel-doc against 6.1 and 6.12,
+#                         checkpatch --strict, shellcheck (KDIR=/path: that tree)
 # make check              every test suite; ends with "N passed, N failed"
-# make vmtest             the kselftest suite in a VM
+# make vmtest             the kselftest suite in a VM, on 6.1 and on 6.12
+# make vmtest KVER=6.12   on one kernel (a series or a Debian version)
 # make vmtest-debug       the same and a randomized stress on a debug kernel
 # make compile_commands.json
 
@@ -26,14 +28,15 @@ test-modules:
 user:
 	$(MAKE) -C user
 
+# KDIR given (command line, environment): that tree alone.
 lint:
-	scripts/lint
+	scripts/lint $(if $(filter-out file,$(origin KDIR)),--kdir $(KDIR))
 
 check:
 	scripts/check
 
 vmtest:
-	scripts/vmtest
+	scripts/vmtest --kver $(or $(KVER),all)
 
 vmtest-debug:
 	scripts/vmtest-debug
@@ -48,4 +51,4 @@ clean:
 	rm -f compile_commands.json
 
 help:
-	@sed -n '3,11s/^# //p' Makefile
+	@sed -n '3,13s/^# //p' Makefile

@@ -70,46 +70,66 @@ linux_source_dir() {
 	echo "$GPUTELEMETRY_CACHE/$(basename "$t" .tar.xz)"
 }
 
-# TAP for the project's test suites, one copy for all of them. A suite
-# sets TAP_SUITE (its name in "make check"), reports each test with ok,
-# not_ok, skipped or check, and ends with finish, whose line
-#   $TAP_SUITE: N passed, N failed[, N skipped]
-# make check counts.
-TAP_SUITE=${TAP_SUITE:-test}
-tap_pass=0 tap_fail=0 tap_skip=0
+# TAP: ok, not_ok, skipped, check, tap_result, finish (scripts/tap.sh,
+# POSIX sh, shared with the VM guest).
+# shellcheck source=scripts/tap.sh
+. "$TOP/scripts/tap.sh"
 
-tap_n() { echo $((tap_pass + tap_fail + tap_skip)); }
-
-# ok DESC
-ok() {
-	tap_pass=$((tap_pass + 1))
-	echo "ok $(tap_n) - $1"
+# check_cmd DESC CMD...: runs CMD; its status decides, the last 20 lines
+# of its output are the evidence when it fails.
+# (Its locals have names of their own: CMD sees them, bash's scoping is
+# dynamic.)
+check_cmd() {
+	local tap_cc_desc=$1 tap_cc_out tap_cc_st
+	shift
+	tap_cc_out=$(mktemp) || return
+	"$@" >"$tap_cc_out" 2>&1
+	tap_cc_st=$?
+	tap_result "$tap_cc_st" "$tap_cc_desc" "$(tail -n 20 "$tap_cc_out")"
+	rm -f "$tap_cc_out"
 }
 
-# not_ok DESC [DETAIL]: DETAIL (the evidence) follows as comment lines.
-not_ok() {
-	tap_fail=$((tap_fail + 1))
-	echo "not ok $(tap_n) - $1"
-	[ -z "${2:-}" ] || sed 's/^/#   /' <<<"$2" | tail -n "${TAP_DETAIL_LINES:-40}"
+# module_copy DEST: the module's sources (Kbuild, module/, tests/modules/)
+# copied to DEST for a build against other headers, so that module/ keeps
+# its own build. Not the products of a build against other headers: kbuild
+# would take them as up to date (*.mod lists absolute paths).
+module_copy() {
+	local dest=$1
+	local products=(--exclude='*.o' --exclude='*.o.d' --exclude='*.ko' --exclude='.*.cmd'
+			--exclude='*.mod' --exclude='*.mod.c' --exclude='modules.order'
+			--exclude='Module.symvers')
+	mkdir -p "$dest/tests" &&
+	rsync -a --delete "${products[@]}" "$TOP/module" "$TOP/Kbuild" "$dest/" &&
+	rsync -a --delete "${products[@]}" "$TOP/tests/modules" "$dest/tests/"
 }
 
-# skipped DESC WHY
-skipped() {
-	tap_skip=$((tap_skip + 1))
-	echo "ok $(tap_n) - $1 # SKIP $2"
+# kernel_image KVER: Debian's kernel image of version KVER, as
+# scripts/install-deps unpacks it.
+kernel_image() {
+	echo "$GPUTELEMETRY_CACHE/linux-image-$1/boot/vmlinuz-$1"
 }
 
-# check DESC [DETAIL]: the status of the command just before decides.
-check() {
-	# shellcheck disable=SC2181 # the caller's last status is the input
-	if [ "$?" -eq 0 ]; then ok "$1"; else not_ok "$1" "${2:-}"; fi
+# kver_of SERIES|VERSION: the Debian kernel version: debian_kver for a
+# series (6.1, 6.12), the version itself when it is one (6.12.117+deb12-amd64).
+kver_of() {
+	case "$1" in
+	*-*|*+*) echo "$1" ;;
+	*) debian_kver "$1" ;;
+	esac
 }
 
-# finish: the summary line; exits non-zero when a test failed.
-finish() {
-	local line="$TAP_SUITE: $tap_pass passed, $tap_fail failed"
-	[ "$tap_skip" -eq 0 ] || line="$line, $tap_skip skipped"
-	echo "$line"
-	[ "$tap_fail" -eq 0 ]
-	exit
+# shell_scripts: the project's shell scripts, found by their #! line (sh,
+# bash, through env or not) or, for the sourced ones, a "# shellcheck
+# shell=" line at the top; paths relative to $TOP.
+shell_scripts() {
+	local f
+	{ git -C "$TOP" ls-files --cached --others --exclude-standard 2>/dev/null ||
+	  (cd "$TOP" && find . -path ./build -prune -o -path ./.git -prune -o -type f -print | sed 's|^\./||'); } |
+	sort -u | while IFS= read -r f; do
+		[ -f "$TOP/$f" ] || continue
+		if head -n 1 "$TOP/$f" | grep -qE '^#!.*[/ ](ba|da)?sh( |$)' ||
+		   head -n 3 "$TOP/$f" | grep -q '^# shellcheck shell='; then
+			echo "$f"
+		fi
+	done
 }

@@ -11,22 +11,24 @@
 # "gt_test_amdgpu: N passed, N failed"; exits 1 if anything failed,
 # 4 (kselftest's SKIP) if there is no ati-vga device.
 # It does not look at dmesg: the VM runner checks the log for splats.
+#
+# The TAP helpers are the project's scripts/tap.sh: in scripts/vmtest's
+# guest $GT_TAP (/vmtest/tap.sh), else the checkout's; elsewhere, set
+# GT_TAP to a copy.
 
 KO=${1:-$(dirname "$0")/gt_test_amdgpu.ko}
 DRV=gt_test_amdgpu
-PASSED=0
-FAILED=0
-N=0
+TAP_SUITE=$DRV
+# shellcheck source=scripts/tap.sh
+. "${GT_TAP:-$(dirname "$0")/../../scripts/tap.sh}" || exit 1
 
-ok() { N=$((N + 1)); PASSED=$((PASSED + 1)); echo "ok $N - $*"; }
-bad() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $*"; }
 expect() { # description expected actual
-	if [ "$2" = "$3" ]; then ok "$1: $3"; else bad "$1: expected '$2', got '$3'"; fi
+	if [ "$2" = "$3" ]; then ok "$1: $3"; else not_ok "$1: expected '$2', got '$3'"; fi
 }
 fails() { # description command...: passes when the command fails
 	d=$1
 	shift
-	if "$@" > /dev/null 2>&1; then bad "$d"; else ok "$d"; fi
+	if "$@" > /dev/null 2>&1; then not_ok "$d"; else ok "$d"; fi
 }
 exists() { [ -e "$1" ] && echo yes || echo no; }
 bound() { [ -e "$D/driver" ] && basename "$(readlink "$D/driver")" || echo none; }
@@ -38,8 +40,8 @@ for d in /sys/bus/pci/devices/*; do
 	[ "$(cat "$d/vendor")" = 0x1002 ] && D=$d
 done
 if [ -z "$D" ]; then
-	echo "# no PCI device of vendor 0x1002: start QEMU with -device ati-vga"
-	echo "$DRV: 0 passed, 0 failed, 1 skipped"
+	skipped "$DRV" "no PCI device of vendor 0x1002: start QEMU with -device ati-vga"
+	tap_summary
 	exit 4
 fi
 BDF=${D##*/}
@@ -48,7 +50,7 @@ grep -q " /sys/kernel/debug debugfs " /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug
 echo "# device $BDF $(cat "$D/vendor") $(cat "$D/device")"
 
-if insmod "$KO" autosuspend_ms=200; then ok "insmod"; else bad "insmod $KO"; fi
+if insmod "$KO" autosuspend_ms=200; then ok "insmod"; else not_ok "insmod $KO"; fi
 expect "bound to $DRV" "$DRV" "$(bound)"
 H=$(echo "$D"/hwmon/hwmon*)
 expect "hwmon name" amdgpu "$(cat "$H/name")"
@@ -82,7 +84,7 @@ for bad_input in "pwm 256" "temp_edge abc" "temp_edge 1 2" "gpu_busy_percent -1"
 	v=${bad_input#* }
 	before=$(cat "$K/$f")
 	if (echo "$v" > "$K/$f") 2>/dev/null; then
-		bad "$f accepted '$v'"
+		not_ok "$f accepted '$v'"
 	else
 		expect "$f refuses '$v', unchanged" "$before" "$(cat "$K/$f")"
 	fi
@@ -178,10 +180,10 @@ readers=$!
 writers=$!
 exec 3< "$H/temp1_input" 6< "$K/temp_edge"
 for i in 1 2 3 4 5; do
-	echo "$BDF" > /sys/bus/pci/drivers/$DRV/unbind || bad "unbind $i"
-	[ "$(bound)" = none ] || bad "bound after unbind $i"
+	echo "$BDF" > /sys/bus/pci/drivers/$DRV/unbind || not_ok "unbind $i"
+	[ "$(bound)" = none ] || not_ok "bound after unbind $i"
 	sleep 0.1
-	echo "$BDF" > /sys/bus/pci/drivers/$DRV/bind || bad "bind $i"
+	echo "$BDF" > /sys/bus/pci/drivers/$DRV/bind || not_ok "bind $i"
 	sleep 0.1
 done
 kill $readers $writers
@@ -204,7 +206,7 @@ exec 6<&-
 readers=$!
 sleep 0.3
 exec 4< "$D/gpu_busy_percent" 5< "$H/temp1_input"
-if rmmod $DRV; then ok "rmmod during reads, sysfs files open"; else bad "rmmod during reads"; fi
+if rmmod $DRV; then ok "rmmod during reads, sysfs files open"; else not_ok "rmmod during reads"; fi
 kill $readers
 wait 2> /dev/null
 fails "sysfs fd after rmmod fails" cat <&4
@@ -216,8 +218,7 @@ insmod "$KO" runpm=0
 sleep 0.5
 expect "runpm=0: runtime PM forbidden, active" "on active" \
 	"$(cat "$D/power/control") $(cat "$D/power/runtime_status")"
-if rmmod $DRV; then ok "rmmod (runpm=0)"; else bad "rmmod (runpm=0)"; fi
+if rmmod $DRV; then ok "rmmod (runpm=0)"; else not_ok "rmmod (runpm=0)"; fi
 fails "autosuspend_ms out of range refused" insmod "$KO" autosuspend_ms=-1
 
-echo "$DRV: $PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+finish

@@ -12,6 +12,7 @@
 
 TADRV=gt_test_amdgpu
 # gputelemetry reads devices of these drivers as amdgpu's.
+# shellcheck disable=SC2034 # used by the scripts that source this file
 GT_TRUST="trusted_drivers=amdgpu,$TADRV"
 
 ta_ko() {
