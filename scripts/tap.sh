@@ -41,6 +41,9 @@ tap_result() {
 }
 
 # check DESC [DETAIL]: the status of the command just before decides.
+# DETAIL must be a plain expansion ("$out"), never a command substitution:
+# the substitution runs first and its status would be the one check reads
+# (use tap_result "$?" DESC "$(...)" for that).
 check() {
 	tap_result "$?" "$1" "${2:-}"
 }
