@@ -4,12 +4,31 @@
  *
  * Copied field for field from struct metrics_table_header and struct
  * gpu_metrics_v1_0 .. v1_3 and v2_0 .. v2_3 in the kernel's
- * drivers/gpu/drm/amd/include/kgd_pp_interface.h (Linux 6.1), renamed
- * with a gt_ prefix; only the types are spelled the kernel's way (u16
- * for uint16_t). Natural alignment, not packed: the implicit padding is
- * the kernel's too, and metrics.c checks every size at build time. The
- * header is not exported by the kernel, hence the copy: a future layout
- * is a new revision, which metrics.c reports as unknown until added.
+ * drivers/gpu/drm/amd/include/kgd_pp_interface.h (Linux 6.1) and
+ * gpu_metrics_v2_4 (Linux 6.12), renamed with a gt_ prefix; only the types
+ * are spelled the kernel's way (u16 for uint16_t). Natural alignment, not
+ * packed: the implicit padding is the kernel's too, and metrics.c checks
+ * every size at build time. The header is not exported by the kernel,
+ * hence the copy: a future layout is a new revision, which metrics.c
+ * reports as unknown until added.
+ *
+ * Which ASIC writes which revision (the SMU code of 6.12,
+ * drivers/gpu/drm/amd/pm/swsmu/, smu_cmn_init_soft_gpu_metrics() calls):
+ *
+ * - 1.3: every discrete GPU with a gpu_metrics of 6.1 and 6.12: Arcturus,
+ *   Navi 1x, Navi 2x (sienna_cichlid_ppt.c), Aldebaran, SMU 13.0.0/13.0.7
+ *   (Navi 3x), SMU 14.0.2 (Navi 4x). 1.0 to 1.2 are older kernels' only.
+ * - 1.4, 1.5: SMU 13.0.6 (MI300), a new layout (arrays per XCC, VCN,
+ *   JPEG and XGMI instance) that is not decoded here: reported as an
+ *   unknown revision. 1.6 and later (mainline) likewise.
+ * - 2.1: Yellow Carp (Rembrandt), SMU 13.0.4 and 13.0.5 APUs.
+ * - 2.2: Renoir, Cyan Skillfish, Van Gogh with older firmware.
+ * - 2.3: Van Gogh; 2.4 (a 2.3 with voltages and currents added at its
+ *   end): Van Gogh with SMU program 6 firmware >= 0x3F0800 (Steam Deck).
+ * - 3.0: SMU 14.0.0 APUs (GC 11.5), a new layout: not decoded here.
+ *
+ * The units of some format 2 fields depend on the firmware: see gt_m2[]
+ * in metrics.c.
  */
 #ifndef _GT_GPU_METRICS_H
 #define _GT_GPU_METRICS_H
@@ -489,6 +508,75 @@ struct gt_gpu_metrics_v2_3 {
 	u16			average_temperature_l3[2];
 };
 
+struct gt_gpu_metrics_v2_4 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature */
+	u16			temperature_gfx; /* gfx temperature on APUs */
+	u16			temperature_soc; /* soc temperature on APUs */
+	u16			temperature_core[8]; /* CPU core temperature on APUs */
+	u16			temperature_l3[2];
+
+	/* Utilization */
+	u16			average_gfx_activity;
+	u16			average_mm_activity; /* UVD or VCN */
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Power/Energy */
+	u16			average_socket_power; /* dGPU + APU power on A + A platform */
+	u16			average_cpu_power;
+	u16			average_soc_power;
+	u16			average_gfx_power;
+	u16			average_core_power[8]; /* CPU core power on APUs */
+
+	/* Average clocks */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_fclk_frequency;
+	u16			average_vclk_frequency;
+	u16			average_dclk_frequency;
+
+	/* Current clocks */
+	u16			current_gfxclk;
+	u16			current_socclk;
+	u16			current_uclk;
+	u16			current_fclk;
+	u16			current_vclk;
+	u16			current_dclk;
+	u16			current_coreclk[8]; /* CPU core clocks */
+	u16			current_l3clk[2];
+
+	/* Throttle status (ASIC dependent) */
+	u32			throttle_status;
+
+	/* Fans */
+	u16			fan_pwm;
+
+	u16			padding[3];
+
+	/* Throttle status (ASIC independent) */
+	u64			indep_throttle_status;
+
+	/* Average Temperature */
+	u16			average_temperature_gfx; /* average gfx temperature on APUs */
+	u16			average_temperature_soc; /* average soc temperature on APUs */
+	u16			average_temperature_core[8]; /* average CPU core temp. on APUs */
+	u16			average_temperature_l3[2];
+
+	/* Power/Voltage (unit: mV) */
+	u16			average_cpu_voltage;
+	u16			average_soc_voltage;
+	u16			average_gfx_voltage;
+
+	/* Power/Current (unit: mA) */
+	u16			average_cpu_current;
+	u16			average_soc_current;
+	u16			average_gfx_current;
+};
+
 /* sizeof() of each layout on x86_64, as amdgpu writes it in structure_size. */
 #define GT_GPU_METRICS_V1_0_SIZE 80
 #define GT_GPU_METRICS_V1_1_SIZE 96
@@ -498,5 +586,6 @@ struct gt_gpu_metrics_v2_3 {
 #define GT_GPU_METRICS_V2_1_SIZE 120
 #define GT_GPU_METRICS_V2_2_SIZE 128
 #define GT_GPU_METRICS_V2_3_SIZE 152
+#define GT_GPU_METRICS_V2_4_SIZE 168
 
 #endif /* _GT_GPU_METRICS_H */

@@ -29,6 +29,7 @@ static_assert(sizeof(struct gt_gpu_metrics_v2_0) == GT_GPU_METRICS_V2_0_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_1) == GT_GPU_METRICS_V2_1_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_2) == GT_GPU_METRICS_V2_2_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_3) == GT_GPU_METRICS_V2_3_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_4) == GT_GPU_METRICS_V2_4_SIZE);
 
 /* How a field's raw value becomes the printed value and unit. */
 enum gt_mkind {
@@ -36,9 +37,11 @@ enum gt_mkind {
 	GT_MK_TEMP_CC,		/* centidegrees C -> mC */
 	GT_MK_MHZ,
 	GT_MK_PCT,
+	GT_MK_CPCT,		/* hundredths of a percent -> % */
 	GT_MK_W,		/* W -> mW */
 	GT_MK_MW,
 	GT_MK_MV,
+	GT_MK_MA,
 	GT_MK_RPM,
 	GT_MK_PWM,
 	GT_MK_LANES,
@@ -54,9 +57,11 @@ static const char * const gt_mkind_units[] = {
 	[GT_MK_TEMP_CC] = "mC",
 	[GT_MK_MHZ] = "MHz",
 	[GT_MK_PCT] = "%",
+	[GT_MK_CPCT] = "%",
 	[GT_MK_W] = "mW",
 	[GT_MK_MW] = "mW",
 	[GT_MK_MV] = "mV",
+	[GT_MK_MA] = "mA",
 	[GT_MK_RPM] = "rpm",
 	[GT_MK_PWM] = "pwm",
 	[GT_MK_LANES] = "lanes",
@@ -74,6 +79,8 @@ static const char * const gt_mkind_units[] = {
  * @size: 1, 2, 4 or 8 bytes
  * @kind: conversion and unit
  * @crev: first content revision that has the field
+ * @crev_last: last content revision the entry applies to (a field whose
+ *	unit changed between revisions has one entry per unit)
  */
 struct gt_mfield {
 	const char *key;
@@ -81,15 +88,19 @@ struct gt_mfield {
 	u8 size;
 	u8 kind;
 	u8 crev;
+	u8 crev_last;
 };
 
-#define GT_MF(type, field, sz, k, rev)					\
+#define GT_MFR(type, field, sz, k, rev, last)				\
 	{ .key = #field, .off = offsetof(type, field), .size = (sz),	\
-	  .kind = (k), .crev = (rev) }
+	  .kind = (k), .crev = (rev), .crev_last = (last) }
+#define GT_MF(type, field, sz, k, rev) GT_MFR(type, field, sz, k, rev, U8_MAX)
 #define GT_M10(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v1_0, field, sz, k, rev)
 #define GT_M13(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v1_3, field, sz, k, rev)
 #define GT_M20(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v2_0, field, sz, k, rev)
-#define GT_M23(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v2_3, field, sz, k, rev)
+#define GT_M24(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v2_4, field, sz, k, rev)
+#define GT_M24R(field, sz, k, rev, last)				\
+	GT_MFR(struct gt_gpu_metrics_v2_4, field, sz, k, rev, last)
 
 /*
  * Content revisions 1 to 3 of a format share their leading fields: each
@@ -114,6 +125,13 @@ static_assert(offsetof(struct gt_gpu_metrics_v2_3, average_temperature_gfx) ==
 	      sizeof(struct gt_gpu_metrics_v2_2));
 static_assert(offsetof(struct gt_gpu_metrics_v2_1, fan_pwm) ==
 	      offsetof(struct gt_gpu_metrics_v2_3, fan_pwm));
+static_assert(offsetof(struct gt_gpu_metrics_v2_4, average_cpu_voltage) ==
+	      offsetof(struct gt_gpu_metrics_v2_3, average_temperature_l3) +
+	      sizeof_field(struct gt_gpu_metrics_v2_3, average_temperature_l3));
+static_assert(offsetof(struct gt_gpu_metrics_v2_4, fan_pwm) ==
+	      offsetof(struct gt_gpu_metrics_v2_3, fan_pwm));
+static_assert(offsetof(struct gt_gpu_metrics_v2_4, average_temperature_soc) ==
+	      offsetof(struct gt_gpu_metrics_v2_3, average_temperature_soc));
 
 static const struct gt_mfield gt_m1_0[] = {
 	GT_M10(temperature_edge, 2, GT_MK_TEMP_C, 0),
@@ -189,10 +207,10 @@ static const struct gt_mfield gt_m1[] = {
 static const struct gt_mfield gt_m2_0[] = {
 	GT_M20(temperature_gfx, 2, GT_MK_TEMP_CC, 0),
 	GT_M20(temperature_soc, 2, GT_MK_TEMP_CC, 0),
-	GT_M20(average_gfx_activity, 2, GT_MK_PCT, 0),
-	GT_M20(average_mm_activity, 2, GT_MK_PCT, 0),
+	GT_M20(average_gfx_activity, 2, GT_MK_CPCT, 0),
+	GT_M20(average_mm_activity, 2, GT_MK_CPCT, 0),
 	GT_M20(system_clock_counter, 8, GT_MK_NS, 0),
-	GT_M20(average_socket_power, 2, GT_MK_MW, 0),
+	GT_M20(average_socket_power, 2, GT_MK_RAW, 0),	/* Renoir: W or mW */
 	GT_M20(average_cpu_power, 2, GT_MK_MW, 0),
 	GT_M20(average_soc_power, 2, GT_MK_MW, 0),
 	GT_M20(average_gfx_power, 2, GT_MK_MW, 0),
@@ -212,33 +230,69 @@ static const struct gt_mfield gt_m2_0[] = {
 	GT_M20(fan_pwm, 2, GT_MK_PWM, 0),
 };
 
+/*
+ * Format 2 (APUs). The units are those of the SMU code that fills each
+ * revision (6.12), checked against the unit its own sensor path
+ * (*_get_smu_metrics_data(), what gpu_busy_percent and power1_* show)
+ * converts from:
+ *
+ * - average_gfx_activity, average_mm_activity: hundredths of a percent
+ *   where every writer of the revision copies the firmware's raw value
+ *   that its sensor path divides by 100: 2.1 (yellow_carp_ppt.c,
+ *   smu_v13_0_4_ppt.c, smu_v13_0_5_ppt.c) and 2.2 (renoir_ppt.c,
+ *   vangogh_ppt.c with firmware interface < 3; cyan_skillfish_ppt.c leaves
+ *   them unfilled). 2.3 and 2.4 come from Van Gogh, whose sensor path
+ *   divides by 100 for firmware interface < 3 (vangogh_get_legacy_smu_
+ *   metrics_data()) and not for newer firmware (vangogh_get_smu_metrics_
+ *   data()), while kgd_pp_interface.h calls the 2.4 field "centi": the
+ *   unit depends on firmware the blob does not name, so the raw value is
+ *   printed, unit "raw".
+ * - average_socket_power: milliwatts everywhere but in Renoir's 2.2 (and
+ *   2.0, Renoir's first revision): renoir_get_smu_metrics_data()
+ *   takes CurrentSocketPower as watts on SMU firmware >= 0x373200 (MP1
+ *   12.0.0) or >= 0x40000f (MP1 12.0.1) and as milliwatts on older
+ *   firmware. Cyan Skillfish and legacy Van Gogh write 2.2 in mW. The blob
+ *   does not say which, so 2.0 and 2.2 print it raw; the "sensors" file's
+ *   power_avg (amdgpu's power1_average, which knows the firmware) is the
+ *   unambiguous reading.
+ */
 static const struct gt_mfield gt_m2[] = {
-	GT_M23(temperature_gfx, 2, GT_MK_TEMP_CC, 1),
-	GT_M23(temperature_soc, 2, GT_MK_TEMP_CC, 1),
-	GT_M23(average_gfx_activity, 2, GT_MK_PCT, 1),
-	GT_M23(average_mm_activity, 2, GT_MK_PCT, 1),
-	GT_M23(system_clock_counter, 8, GT_MK_NS, 1),
-	GT_M23(average_socket_power, 2, GT_MK_MW, 1),
-	GT_M23(average_cpu_power, 2, GT_MK_MW, 1),
-	GT_M23(average_soc_power, 2, GT_MK_MW, 1),
-	GT_M23(average_gfx_power, 2, GT_MK_MW, 1),
-	GT_M23(average_gfxclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_socclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_uclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_fclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_vclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_dclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(current_gfxclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_socclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_uclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_fclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_vclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_dclk, 2, GT_MK_MHZ, 1),
-	GT_M23(throttle_status, 4, GT_MK_MASK, 1),
-	GT_M23(fan_pwm, 2, GT_MK_PWM, 1),
-	GT_M23(indep_throttle_status, 8, GT_MK_MASK, 2),
-	GT_M23(average_temperature_gfx, 2, GT_MK_TEMP_CC, 3),
-	GT_M23(average_temperature_soc, 2, GT_MK_TEMP_CC, 3),
+	GT_M24(temperature_gfx, 2, GT_MK_TEMP_CC, 1),
+	GT_M24(temperature_soc, 2, GT_MK_TEMP_CC, 1),
+	GT_M24R(average_gfx_activity, 2, GT_MK_CPCT, 1, 2),
+	GT_M24R(average_gfx_activity, 2, GT_MK_RAW, 3, U8_MAX),
+	GT_M24R(average_mm_activity, 2, GT_MK_CPCT, 1, 2),
+	GT_M24R(average_mm_activity, 2, GT_MK_RAW, 3, U8_MAX),
+	GT_M24(system_clock_counter, 8, GT_MK_NS, 1),
+	GT_M24R(average_socket_power, 2, GT_MK_MW, 1, 1),
+	GT_M24R(average_socket_power, 2, GT_MK_RAW, 2, 2),
+	GT_M24R(average_socket_power, 2, GT_MK_MW, 3, U8_MAX),
+	GT_M24(average_cpu_power, 2, GT_MK_MW, 1),
+	GT_M24(average_soc_power, 2, GT_MK_MW, 1),
+	GT_M24(average_gfx_power, 2, GT_MK_MW, 1),
+	GT_M24(average_gfxclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_socclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_uclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_fclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_vclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_dclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(current_gfxclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_socclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_uclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_fclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_vclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_dclk, 2, GT_MK_MHZ, 1),
+	GT_M24(throttle_status, 4, GT_MK_MASK, 1),
+	GT_M24(fan_pwm, 2, GT_MK_PWM, 1),
+	GT_M24(indep_throttle_status, 8, GT_MK_MASK, 2),
+	GT_M24(average_temperature_gfx, 2, GT_MK_TEMP_CC, 3),
+	GT_M24(average_temperature_soc, 2, GT_MK_TEMP_CC, 3),
+	GT_M24(average_cpu_voltage, 2, GT_MK_MV, 4),
+	GT_M24(average_soc_voltage, 2, GT_MK_MV, 4),
+	GT_M24(average_gfx_voltage, 2, GT_MK_MV, 4),
+	GT_M24(average_cpu_current, 2, GT_MK_MA, 4),
+	GT_M24(average_soc_current, 2, GT_MK_MA, 4),
+	GT_M24(average_gfx_current, 2, GT_MK_MA, 4),
 };
 
 /**
@@ -273,6 +327,8 @@ static const struct gt_mlayout gt_mlayouts[] = {
 	{ .frev = 2, .crev = 2, .size = GT_GPU_METRICS_V2_2_SIZE,
 	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
 	{ .frev = 2, .crev = 3, .size = GT_GPU_METRICS_V2_3_SIZE,
+	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
+	{ .frev = 2, .crev = 4, .size = GT_GPU_METRICS_V2_4_SIZE,
 	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
 };
 
@@ -332,6 +388,10 @@ static void gt_mfield_show(struct seq_file *m, const u8 *blob, const struct gt_m
 		break;
 	case GT_MK_TEMP_CC:
 		seq_printf(m, "%s: %llu %s\n", f->key, v * 10, unit);
+		break;
+	case GT_MK_CPCT:
+		/* Truncated, as amdgpu's own sensor path divides. */
+		seq_printf(m, "%s: %llu %s\n", f->key, v / 100, unit);
 		break;
 	case GT_MK_MASK:
 		seq_printf(m, "%s: 0x%llx %s\n", f->key, v, unit);
@@ -396,7 +456,7 @@ void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len)
 	if (!ok)
 		return;
 	for (i = 0; i < l->nfields; i++)
-		if (l->fields[i].crev <= l->crev)
+		if (l->fields[i].crev <= l->crev && l->crev <= l->fields[i].crev_last)
 			gt_mfield_show(m, blob, &l->fields[i]);
 }
 

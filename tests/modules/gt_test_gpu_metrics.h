@@ -4,7 +4,8 @@
  *
  * Field order and types are those of struct gpu_metrics_v1_0 .. v1_3 and
  * struct gpu_metrics_v2_0 .. v2_3 in the kernel's
- * drivers/gpu/drm/amd/include/kgd_pp_interface.h (6.1): plain C structures
+ * drivers/gpu/drm/amd/include/kgd_pp_interface.h (6.1), and of struct
+ * gpu_metrics_v2_4 (6.12, Van Gogh's newest): plain C structures
  * with natural alignment (not packed), so the implicit padding is the
  * kernel's too. gt_test_amdgpu checks every size and a few offsets at build
  * time against the values the kernel's own definitions give.
@@ -64,15 +65,16 @@
  * indep_throttle_status     indep_throttle_status (1.3)    bit mask
  * ========================= ============================== ==============
  *
- * Format 2 (APUs; units from vangogh_ppt.c):
+ * Format 2 (APUs; units as the SMU code of 6.12 writes them: renoir_ppt.c,
+ * yellow_carp_ppt.c, vangogh_ppt.c):
  *
  * ========================= ============================== ==============
  * field                     knob                           unit in blob
  * ========================= ============================== ==============
  * temperature_gfx           temp_edge (m°C)                centi-°C
  * temperature_soc           temp_soc (m°C)                 centi-°C
- * average_gfx_activity      gpu_busy_percent               %
- * average_mm_activity       mm_busy_percent                %
+ * average_gfx_activity      gpu_busy_percent               centi-%
+ * average_mm_activity       mm_busy_percent                centi-%
  * system_clock_counter      system_clock_counter           ns
  * average_socket_power      power_average (µW)             mW
  * average_gfxclk_frequency  sclk_average (Hz)              MHz
@@ -82,15 +84,23 @@
  * throttle_status           throttle_status                bit mask
  * fan_pwm                   pwm                            0..255
  * indep_throttle_status     indep_throttle_status (2.2+)   bit mask
- * average_temperature_gfx   temp_edge (2.3, m°C)           centi-°C
- * average_temperature_soc   temp_soc (2.3, m°C)            centi-°C
+ * average_temperature_gfx   temp_edge (2.3+, m°C)          centi-°C
+ * average_temperature_soc   temp_soc (2.3+, m°C)           centi-°C
+ * average_gfx_voltage       vddgfx (2.4, mV)               mV
+ * average_soc_voltage       vddnb (2.4, mV)                mV
  * ========================= ============================== ==============
  *
+ * The activities are in hundredths of a percent, as Renoir, Yellow Carp
+ * and older Van Gogh firmware write them (their sensor paths divide the
+ * same value by 100 for gpu_busy_percent); newer Van Gogh firmware writes
+ * percent into 2.3 and 2.4, which the fixture does not model.
+ *
  * Caveat for decoders: the unit of average_socket_power in format 2 is
- * not uniform in amdgpu itself (Renoir's firmware reports watts, Van Gogh's
- * and later report milliwatts); the fixtures use milliwatts, so the
- * default power_average (85 W, a dGPU's) saturates at 65534 mW: set
- * power_average to an APU's value (at most 65534000 µW) for format 2.
+ * not uniform in amdgpu itself (Renoir's 2.2 holds watts with SMU firmware
+ * from 0x373200 on, milliwatts before; every other writer milliwatts); the
+ * fixtures use milliwatts, so the default power_average (85 W, a dGPU's)
+ * saturates at 65534 mW: set power_average to an APU's value (at most
+ * 65534000 µW) for format 2.
  *
  * With the default knob values (see gt_test_amdgpu.c) a 1.3 blob holds,
  * for example: temperature_edge 45, temperature_hotspot 52,
@@ -404,6 +414,50 @@ struct gt_gpu_metrics_v2_3 {
 	__u16 average_temperature_l3[2];
 };
 
+struct gt_gpu_metrics_v2_4 {
+	struct gt_metrics_table_header common_header;
+	__u16 temperature_gfx;
+	__u16 temperature_soc;
+	__u16 temperature_core[8];
+	__u16 temperature_l3[2];
+	__u16 average_gfx_activity;
+	__u16 average_mm_activity;
+	__u64 system_clock_counter;
+	__u16 average_socket_power;
+	__u16 average_cpu_power;
+	__u16 average_soc_power;
+	__u16 average_gfx_power;
+	__u16 average_core_power[8];
+	__u16 average_gfxclk_frequency;
+	__u16 average_socclk_frequency;
+	__u16 average_uclk_frequency;
+	__u16 average_fclk_frequency;
+	__u16 average_vclk_frequency;
+	__u16 average_dclk_frequency;
+	__u16 current_gfxclk;
+	__u16 current_socclk;
+	__u16 current_uclk;
+	__u16 current_fclk;
+	__u16 current_vclk;
+	__u16 current_dclk;
+	__u16 current_coreclk[8];
+	__u16 current_l3clk[2];
+	__u32 throttle_status;
+	__u16 fan_pwm;
+	__u16 padding[3];
+	__u64 indep_throttle_status;
+	__u16 average_temperature_gfx;
+	__u16 average_temperature_soc;
+	__u16 average_temperature_core[8];
+	__u16 average_temperature_l3[2];
+	__u16 average_cpu_voltage;
+	__u16 average_soc_voltage;
+	__u16 average_gfx_voltage;
+	__u16 average_cpu_current;
+	__u16 average_soc_current;
+	__u16 average_gfx_current;
+};
+
 /*
  * Sizes the kernel's own definitions give on x86_64 (sizeof, as
  * smu_cmn_init_soft_gpu_metrics() writes into structure_size).
@@ -416,5 +470,6 @@ struct gt_gpu_metrics_v2_3 {
 #define GT_GPU_METRICS_V2_1_SIZE 120
 #define GT_GPU_METRICS_V2_2_SIZE 128
 #define GT_GPU_METRICS_V2_3_SIZE 152
+#define GT_GPU_METRICS_V2_4_SIZE 168
 
 #endif /* GT_TEST_GPU_METRICS_H */

@@ -1,17 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# gputelemetry's "metrics" file: the gpu_metrics blob of each revision the
-# kernel defines (v1_0..v1_3 for discrete GPUs, Navi 14 uses v1_3; v2_0..
-# v2_3 for APUs), presented by the gt_test_amdgpu test driver from knob
-# values set here, decoded field by field into known values; a truncated
-# blob, an unknown revision, a failing or missing attribute and a
-# suspended device reported as such, never decoded.
+# gputelemetry's "metrics" file: the gpu_metrics blob of each revision it
+# decodes (v1_0..v1_3 for discrete GPUs, Navi 14 uses v1_3; v2_0..v2_4 for
+# APUs), presented by the gt_test_amdgpu test driver from knob values set
+# here, decoded field by field into known values; a truncated blob, an
+# unknown revision, a failing or missing attribute and a suspended device
+# reported as such, never decoded.
 #
 # The blob's units (tests/modules/gt_test_gpu_metrics.h, as amdgpu's SMU
-# code writes them): format 1 temperatures in degrees C and power in W,
-# format 2 temperatures in centidegrees C and power in mW; clocks in MHz.
-# gputelemetry prints temperatures in mC and power in mW.
+# code writes them): format 1 temperatures in degrees C, activities in
+# percent and power in W; format 2 temperatures in centidegrees C,
+# activities in hundredths of a percent and power in mW; clocks in MHz.
+# gputelemetry prints temperatures in mC, activities in percent and power
+# in mW, except where the unit depends on firmware the blob does not name
+# (format 2 activities in 2.3 and 2.4, socket power in 2.0 and 2.2): raw.
 . "$(dirname "$0")/gt_amdgpu_lib.sh"
 
 ta_require
@@ -111,11 +114,12 @@ format1_revisions() {
 	done
 }
 
-# What every format 2 revision decodes.
-expect_format2() {
+# What every format 2 revision decodes: activities as "37 %"/"5 %" (percent
+# from hundredths) or "3700 raw"/"500 raw", socket power as "mW" or "raw".
+expect_format2() { # gfx_activity mm_activity power_unit
 	for l in "temperature_gfx: 45670 mC" "temperature_soc: 50120 mC" \
-		 "average_gfx_activity: 37 %" "average_mm_activity: 5 %" \
-		 "average_socket_power: 15000 mW" "average_cpu_power: unavailable" \
+		 "average_gfx_activity: $1" "average_mm_activity: $2" \
+		 "average_socket_power: 15000 $3" "average_cpu_power: unavailable" \
 		 "system_clock_counter: 1000000000123 ns" \
 		 "average_gfxclk_frequency: 1800 MHz" "average_uclk_frequency: 870 MHz" \
 		 "current_gfxclk: 1845 MHz" "current_uclk: 875 MHz" \
@@ -131,25 +135,41 @@ format2_revisions() {
 	setup
 	ta_set apu 1
 	ta_set power_average 15000000		# an APU's 15 W
+	ta_set gpu_busy_percent 37		# 3700 in the blob
 	rev 2.0
 	expect_header 120 2 0
-	expect_format2
+	expect_format2 "37 %" "5 %" raw
 	expect_no_key "$M" indep_throttle_status
 	rev 2.1
 	expect_header 120 2 1
-	expect_format2
+	expect_format2 "37 %" "5 %" mW
 	expect_no_key "$M" indep_throttle_status
-	rev 2.2
+	rev 2.2					# Renoir: W or mW by firmware
 	expect_header 128 2 2
-	expect_format2
+	expect_format2 "37 %" "5 %" raw
 	expect_line "$M" "indep_throttle_status: 0x100000002 mask"
 	expect_no_key "$M" average_temperature_gfx
-	rev 2.3
+	rev 2.3					# Van Gogh: % or 0.01 % by firmware
 	expect_header 152 2 3
-	expect_format2
+	expect_format2 "3700 raw" "500 raw" mW
 	expect_line "$M" "indep_throttle_status: 0x100000002 mask"
 	expect_line "$M" "average_temperature_gfx: 45670 mC"
 	expect_line "$M" "average_temperature_soc: 50120 mC"
+	expect_no_key "$M" average_gfx_voltage
+	rev 2.4
+	expect_header 168 2 4
+	expect_format2 "3700 raw" "500 raw" mW
+	expect_line "$M" "average_temperature_soc: 50120 mC"
+	expect_line "$M" "average_gfx_voltage: 1050 mV"
+	expect_line "$M" "average_soc_voltage: 900 mV"
+	expect_line "$M" "average_cpu_voltage: unavailable"
+	expect_line "$M" "average_gfx_current: unavailable"
+	# Hundredths truncate to whole percent, as amdgpu's sensor path does.
+	ta_set gpu_busy_percent 100
+	rev 2.1
+	expect_line "$M" "average_gfx_activity: 100 %"
+	ta_set gpu_busy_percent 0
+	expect_line "$M" "average_gfx_activity: 0 %"
 }
 
 # Shorter than the layout, or than the header says: reported, not decoded.
@@ -177,10 +197,11 @@ truncated() {
 	expect_line "$M" "status: ok"
 }
 
-# Revisions not in the kernel's 6.1 headers: reported with their header.
+# Revisions whose layout is not decoded (1.4 and 1.5: MI300; 3.0: SMU
+# 14.0.0 APUs) or that no kernel has: reported with their header.
 unknown_revisions() {
 	setup
-	for r in 1.4 1.9 2.4 3.0 0.0 255.255; do
+	for r in 1.4 1.5 1.9 2.5 3.0 0.0 255.255; do
 		rev $r
 		expect_line "$M" "status: unknown_revision"
 		expect_line "$M" "format_revision: ${r%.*}"
@@ -202,6 +223,19 @@ unavailable() {
 	expect_line "$M" "reason: error -2"
 	ta_set hide/gpu_metrics 0
 	expect_line "$M" "status: ok"
+	# amdgpu refuses with -EPERM during a system suspend (every kernel)
+	# and, from 6.13, on a runtime-suspended GPU: suspended, not an error.
+	ta_set in_suspend 1
+	expect_line "$M" "status: unavailable"
+	expect_line "$M" "reason: suspended"
+	ta_set in_suspend 0
+	expect_line "$M" "status: ok"
+	# Before GC 9.1 amdgpu has no gpu_metrics.
+	ta_set gc_version 0x090000
+	[ ! -e "$P/gpu_metrics" ] || fail "gpu_metrics on GC 9.0"
+	expect_line "$M" "reason: error -2"
+	ta_set gc_version 0x090100
+	expect_line "$M" "status: ok"
 	ta_power auto
 	ta_wait_suspended || fail "$DEV did not runtime-suspend"
 	resumes=$(ta_get runtime_resumes)
@@ -222,7 +256,7 @@ case_run() {
 
 ktap_header 6
 case_run format1_revisions "gpu_metrics v1_0..v1_3 decoded (dGPU; Navi 14 is v1_3)"
-case_run format2_revisions "gpu_metrics v2_0..v2_3 decoded (APU)"
+case_run format2_revisions "gpu_metrics v2_0..v2_4 decoded (APU), units by revision"
 case_run truncated "truncated blobs reported short, not decoded"
 case_run unknown_revisions "unknown revisions reported, not decoded"
 case_run unavailable "failing, missing and suspended: unavailable with the reason"
