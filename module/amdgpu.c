@@ -280,11 +280,12 @@ static void gt_amdgpu_probe(struct gt_pci_gpu *gpu);
 /*
  * Whether a read of a sensor's file that failed with @err means that the
  * firmware lacks the reading, so that its fallback file is read instead:
- * the file does not exist (6.1 has no power1_input; from 6.3 amdgpu hides
- * whichever of power1_average and power1_input its firmware lacks, in
+ * the file does not exist (6.1 has no power1_input; 6.12 hides whichever
+ * of power1_average and power1_input its firmware lacks, in
  * hwmon_attributes_visible()), or it exists and its read says "not
  * supported": -EOPNOTSUPP from the SMU's read_sensor (mainline Renoir,
- * AMDGPU_PP_SENSOR_GPU_AVG_POWER), -ENODATA from amdgpu's own checks. Any
+ * AMDGPU_PP_SENSOR_GPU_AVG_POWER), or -ENODATA, amdgpu's answer for a
+ * reading the device does not have (amdgpu_get_pcie_bw() on APUs, 6.12). Any
  * other error (-EIO, -EPERM) is a failed read of a reading the GPU has,
  * and is not replaced by another one.
  */

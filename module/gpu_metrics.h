@@ -5,7 +5,7 @@
  * Copied field for field from struct metrics_table_header and struct
  * gpu_metrics_v1_0 .. v1_3 and v2_0 .. v2_3 in the kernel's
  * drivers/gpu/drm/amd/include/kgd_pp_interface.h (Linux 6.1) and
- * gpu_metrics_v2_4 (Linux 6.12), renamed with a gt_ prefix; only the types
+ * gpu_metrics_v2_4 and v3_0 (Linux 6.12; comments shortened), renamed with a gt_ prefix; only the types
  * are spelled the kernel's way (u16 for uint16_t). Natural alignment, not
  * packed: the implicit padding is the kernel's too, and metrics.c checks
  * every size at build time. The header is not exported by the kernel,
@@ -19,13 +19,13 @@
  *   Navi 1x, Navi 2x (sienna_cichlid_ppt.c), Aldebaran, SMU 13.0.0/13.0.7
  *   (Navi 3x), SMU 14.0.2 (Navi 4x). 1.0 to 1.2 are older kernels' only.
  * - 1.4, 1.5: SMU 13.0.6 (MI300), a new layout (arrays per XCC, VCN,
- *   JPEG and XGMI instance) that is not decoded here: reported as an
+ *   JPEG and XGMI instance) that is not copied here: reported as an
  *   unknown revision. 1.6 and later (mainline) likewise.
  * - 2.1: Yellow Carp (Rembrandt), SMU 13.0.4 and 13.0.5 APUs.
  * - 2.2: Renoir, Cyan Skillfish, Van Gogh with older firmware.
  * - 2.3: Van Gogh; 2.4 (a 2.3 with voltages and currents added at its
  *   end): Van Gogh with SMU program 6 firmware >= 0x3F0800 (Steam Deck).
- * - 3.0: SMU 14.0.0 APUs (GC 11.5), a new layout: not decoded here.
+ * - 3.0: SMU 14.0.0 APUs (GC 11.5), a new layout.
  *
  * The units of some format 2 fields depend on the firmware: see gt_m2[]
  * in metrics.c.
@@ -577,6 +577,68 @@ struct gt_gpu_metrics_v2_4 {
 	u16			average_gfx_current;
 };
 
+struct gt_gpu_metrics_v3_0 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature */
+	u16			temperature_gfx; /* gfx temperature on APUs */
+	u16			temperature_soc; /* soc temperature on APUs */
+	u16			temperature_core[16]; /* CPU core temperature on APUs */
+	u16			temperature_skin; /* skin temperature on APUs */
+
+	/* Utilization */
+	u16			average_gfx_activity; /* time filtered GFX busy % */
+	u16			average_vcn_activity; /* time filtered VCN busy % */
+	u16			average_ipu_activity[8]; /* IPU per-column busy % */
+	u16			average_core_c0_activity[16]; /* per-core C0 residency % */
+	u16			average_dram_reads; /* DRAM read bandwidth [MB/sec] */
+	u16			average_dram_writes; /* DRAM write bandwidth [MB/sec] */
+	u16			average_ipu_reads; /* IPU read bandwidth [MB/sec] */
+	u16			average_ipu_writes; /* IPU write bandwidth [MB/sec] */
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Power/Energy */
+	u32			average_socket_power; /* PPT/STAPM power [APU+dGPU] [mW] */
+	u16			average_ipu_power; /* IPU power [mW] */
+	u32			average_apu_power; /* APU power [mW] */
+	u32			average_gfx_power; /* GFX power [mW] */
+	u32			average_dgpu_power; /* dGPU power [mW] */
+	u32			average_all_core_power; /* sum of core power [mW] */
+	u16			average_core_power[16]; /* calculated core power [mW] */
+	u16			average_sys_power; /* total system power [mW] */
+	u16			stapm_power_limit; /* maximum IRM STAPM power limit [mW] */
+	u16			current_stapm_power_limit; /* STAPM power limit [mW] */
+
+	/* time filtered clocks [MHz] */
+	u16			average_gfxclk_frequency;
+	u16			average_socclk_frequency;
+	u16			average_vpeclk_frequency;
+	u16			average_ipuclk_frequency;
+	u16			average_fclk_frequency;
+	u16			average_vclk_frequency;
+	u16			average_uclk_frequency;
+	u16			average_mpipu_frequency;
+
+	/* Current clocks */
+	u16			current_coreclk[16]; /* target core frequency [MHz] */
+	u16			current_core_maxfreq; /* CCLK limit on classic cores [MHz] */
+	u16			current_gfx_maxfreq; /* GFXCLK limit [MHz] */
+
+	/* Throttle Residency (ASIC dependent) */
+	u32			throttle_residency_prochot;
+	u32			throttle_residency_spl;
+	u32			throttle_residency_fppt;
+	u32			throttle_residency_sppt;
+	u32			throttle_residency_thm_core;
+	u32			throttle_residency_thm_gfx;
+	u32			throttle_residency_thm_soc;
+
+	/* Metrics table alpha filter time constant [us] */
+	u32			time_filter_alphavalue;
+};
+
 /* sizeof() of each layout on x86_64, as amdgpu writes it in structure_size. */
 #define GT_GPU_METRICS_V1_0_SIZE 80
 #define GT_GPU_METRICS_V1_1_SIZE 96
@@ -587,5 +649,6 @@ struct gt_gpu_metrics_v2_4 {
 #define GT_GPU_METRICS_V2_2_SIZE 128
 #define GT_GPU_METRICS_V2_3_SIZE 152
 #define GT_GPU_METRICS_V2_4_SIZE 168
+#define GT_GPU_METRICS_V3_0_SIZE 264
 
 #endif /* _GT_GPU_METRICS_H */

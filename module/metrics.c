@@ -30,6 +30,9 @@ static_assert(sizeof(struct gt_gpu_metrics_v2_1) == GT_GPU_METRICS_V2_1_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_2) == GT_GPU_METRICS_V2_2_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_3) == GT_GPU_METRICS_V2_3_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_4) == GT_GPU_METRICS_V2_4_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v3_0) == GT_GPU_METRICS_V3_0_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, average_socket_power) == 112);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, throttle_residency_prochot) == 228);
 
 /* How a field's raw value becomes the printed value and unit. */
 enum gt_mkind {
@@ -101,6 +104,7 @@ struct gt_mfield {
 #define GT_M24(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v2_4, field, sz, k, rev)
 #define GT_M24R(field, sz, k, rev, last)				\
 	GT_MFR(struct gt_gpu_metrics_v2_4, field, sz, k, rev, last)
+#define GT_M30(field, sz, k) GT_MF(struct gt_gpu_metrics_v3_0, field, sz, k, 0)
 
 /*
  * Content revisions 1 to 3 of a format share their leading fields: each
@@ -295,6 +299,51 @@ static const struct gt_mfield gt_m2[] = {
 	GT_M24(average_gfx_current, 2, GT_MK_MA, 4),
 };
 
+/*
+ * 3.0: SMU 14.0.0 APUs (smu_v14_0_0_ppt.c of 6.12, which copies the SMU's
+ * values). Temperatures in centidegrees and the VCN activity in hundredths
+ * of a percent (its sensor path divides each by 100), powers in mW (the
+ * header's unit; the sensor path takes SocketPower as mW), clocks in MHz.
+ * The GFX activity is percent on SMU firmware > 0x5d4600 and hundredths
+ * before (smu_v14_0_0_get_smu_metrics_data()): raw. Throttle residencies
+ * are counters of the firmware's: raw. The per-core, IPU and bandwidth
+ * fields are not decoded.
+ */
+static const struct gt_mfield gt_m3_0[] = {
+	GT_M30(temperature_gfx, 2, GT_MK_TEMP_CC),
+	GT_M30(temperature_soc, 2, GT_MK_TEMP_CC),
+	GT_M30(temperature_skin, 2, GT_MK_TEMP_CC),
+	GT_M30(average_gfx_activity, 2, GT_MK_RAW),
+	GT_M30(average_vcn_activity, 2, GT_MK_CPCT),
+	GT_M30(system_clock_counter, 8, GT_MK_NS),
+	GT_M30(average_socket_power, 4, GT_MK_MW),
+	GT_M30(average_ipu_power, 2, GT_MK_MW),
+	GT_M30(average_apu_power, 4, GT_MK_MW),
+	GT_M30(average_gfx_power, 4, GT_MK_MW),
+	GT_M30(average_dgpu_power, 4, GT_MK_MW),
+	GT_M30(average_all_core_power, 4, GT_MK_MW),
+	GT_M30(average_sys_power, 2, GT_MK_MW),
+	GT_M30(stapm_power_limit, 2, GT_MK_MW),
+	GT_M30(current_stapm_power_limit, 2, GT_MK_MW),
+	GT_M30(average_gfxclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_socclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_vpeclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_ipuclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_fclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_vclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_uclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_mpipu_frequency, 2, GT_MK_MHZ),
+	GT_M30(current_core_maxfreq, 2, GT_MK_MHZ),
+	GT_M30(current_gfx_maxfreq, 2, GT_MK_MHZ),
+	GT_M30(throttle_residency_prochot, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_spl, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_fppt, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_sppt, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_thm_core, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_thm_gfx, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_thm_soc, 4, GT_MK_RAW),
+};
+
 /**
  * struct gt_mlayout - a known revision
  * @frev: format revision
@@ -330,6 +379,8 @@ static const struct gt_mlayout gt_mlayouts[] = {
 	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
 	{ .frev = 2, .crev = 4, .size = GT_GPU_METRICS_V2_4_SIZE,
 	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
+	{ .frev = 3, .crev = 0, .size = GT_GPU_METRICS_V3_0_SIZE,
+	  .fields = gt_m3_0, .nfields = ARRAY_SIZE(gt_m3_0) },
 };
 
 static const struct gt_mlayout *gt_mlayout_find(u8 frev, u8 crev)

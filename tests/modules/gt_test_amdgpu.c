@@ -89,8 +89,8 @@
  * - one file per value (see gt_vals[] below for names, units, ranges and
  *   defaults): a decimal (or 0x hex) integer; out of range input is
  *   refused with -EINVAL and a message giving the range;
- * - ``gpu_metrics_rev``: ``<format>.<content>`` of the blob; 1.0 to 1.3
- *   and 2.0 to 2.4 give the kernel's layouts, any other pair of 0..255
+ * - ``gpu_metrics_rev``: ``<format>.<content>`` of the blob; 1.0 to 1.3,
+ *   2.0 to 2.4 and 3.0 give the kernel's layouts, any other pair of 0..255
  *   gives an "unknown revision" blob: 120 bytes of 0xff under a header
  *   with that revision and structure_size 120;
  * - ``gpu_metrics_truncate``: bytes cut from the end of the blob read
@@ -369,8 +369,13 @@ static_assert(offsetof(struct gt_gpu_metrics_v2_1, fan_pwm) ==
 	      offsetof(struct gt_gpu_metrics_v2_3, fan_pwm));
 
 /* The largest layout gt_metrics_build() writes. */
-#define GT_METRICS_BUILD_MAX GT_GPU_METRICS_V2_4_SIZE
-static_assert(GT_METRICS_BUILD_MAX >= GT_GPU_METRICS_V1_3_SIZE);
+#define GT_METRICS_BUILD_MAX GT_GPU_METRICS_V3_0_SIZE
+static_assert(GT_METRICS_BUILD_MAX >= GT_GPU_METRICS_V2_4_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v3_0) == GT_GPU_METRICS_V3_0_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, system_clock_counter) == 104);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, average_socket_power) == 112);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, average_apu_power) == 120);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, throttle_residency_prochot) == 228);
 static_assert(sizeof(struct gt_gpu_metrics_v2_4) == GT_GPU_METRICS_V2_4_SIZE);
 static_assert(offsetof(struct gt_gpu_metrics_v2_4, average_cpu_voltage) ==
 	      GT_GPU_METRICS_V2_3_SIZE);
@@ -485,6 +490,22 @@ static void gt_fill_v2_4(struct gt_gpu_metrics_v2_4 *m, const s64 *v)
 	m->average_soc_voltage = gt_u16(v[GT_V_VDDNB]);
 }
 
+/* SMU 14.0.0 APUs (smu_v14_0_0_get_gpu_metrics(), 6.12). */
+static void gt_fill_v3_0(struct gt_gpu_metrics_v3_0 *m, const s64 *v)
+{
+	m->temperature_gfx = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 10));
+	m->temperature_soc = gt_u16(div_s64(v[GT_V_TEMP_SOC], 10));
+	/* Hundredths of a percent, as firmware up to 0x5d4600 writes them. */
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY] * 100);
+	m->average_vcn_activity = gt_u16(v[GT_V_MM_BUSY] * 100);
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->average_socket_power = clamp_t(s64, div_s64(v[GT_V_POWER_AVG], 1000),
+					  0, U32_MAX - 1);
+	m->average_gfxclk_frequency = gt_mhz(v[GT_V_SCLK_AVG]);
+	m->average_uclk_frequency = gt_mhz(v[GT_V_MCLK_AVG]);
+	m->current_gfx_maxfreq = gt_mhz(v[GT_V_SCLK]);
+}
+
 /**
  * gt_metrics_build() - write a gpu_metrics blob as amdgpu would
  * @buf: destination, at least GT_METRICS_BUILD_MAX bytes
@@ -524,6 +545,9 @@ static size_t gt_metrics_build(void *buf, const s64 *v, u8 frev, u8 crev)
 	case 0x204:
 		size = sizeof(struct gt_gpu_metrics_v2_4);
 		break;
+	case 0x300:
+		size = sizeof(struct gt_gpu_metrics_v3_0);
+		break;
 	default: /* 1.3 and unknown revisions */
 		size = sizeof(struct gt_gpu_metrics_v1_3);
 		break;
@@ -538,6 +562,8 @@ static size_t gt_metrics_build(void *buf, const s64 *v, u8 frev, u8 crev)
 		gt_fill_v2_0(buf, v);
 	else if (frev == 2 && crev <= 4)
 		gt_fill_v2_4(buf, v);
+	else if (frev == 3 && crev == 0)
+		gt_fill_v3_0(buf, v);
 	/* Bytes past @size were filled by a longer layout: reset them. */
 	memset(buf + size, GT_METRICS_FILL_BYTE, GT_METRICS_BUILD_MAX - size);
 
@@ -998,7 +1024,7 @@ static ssize_t gt_rev_write(struct file *file, const char __user *ubuf,
 	mutex_unlock(&gd->lock);
 	return count;
 bad:
-	pr_err("%s: gpu_metrics_rev: expected <format>.<content>, each 0..255 (1.0-1.3 and 2.0-2.4 are known layouts)\n",
+	pr_err("%s: gpu_metrics_rev: expected <format>.<content>, each 0..255 (1.0-1.3, 2.0-2.4 and 3.0 are known layouts)\n",
 	       pci_name(gd->pdev));
 	return -EINVAL;
 }

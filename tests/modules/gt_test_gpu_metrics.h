@@ -5,7 +5,8 @@
  * Field order and types are those of struct gpu_metrics_v1_0 .. v1_3 and
  * struct gpu_metrics_v2_0 .. v2_3 in the kernel's
  * drivers/gpu/drm/amd/include/kgd_pp_interface.h (6.1), and of struct
- * gpu_metrics_v2_4 (6.12, Van Gogh's newest): plain C structures
+ * gpu_metrics_v2_4 (6.12, Van Gogh's newest) and gpu_metrics_v3_0 (6.12,
+ * SMU 14.0.0 APUs): plain C structures
  * with natural alignment (not packed), so the implicit padding is the
  * kernel's too. gt_test_amdgpu checks every size and a few offsets at build
  * time against the values the kernel's own definitions give.
@@ -101,6 +102,15 @@
  * fixtures use milliwatts, so the default power_average (85 W, a dGPU's)
  * saturates at 65534 mW: set power_average to an APU's value (at most
  * 65534000 µW) for format 2.
+ *
+ * Format 3.0 (SMU 14.0.0 APUs, smu_v14_0_0_ppt.c): temperature_gfx
+ * (temp_edge) and temperature_soc (temp_soc) in centi-°C;
+ * average_gfx_activity (gpu_busy_percent) and average_vcn_activity
+ * (mm_busy_percent) in centi-% (firmware up to 0x5d4600; newer firmware
+ * writes the GFX activity in %); system_clock_counter; average_socket_power
+ * (power_average, a __u32 in mW); average_gfxclk_frequency (sclk_average),
+ * average_uclk_frequency (mclk_average) and current_gfx_maxfreq (sclk) in
+ * MHz.
  *
  * With the default knob values (see gt_test_amdgpu.c) a 1.3 blob holds,
  * for example: temperature_edge 45, temperature_hotspot 52,
@@ -458,6 +468,52 @@ struct gt_gpu_metrics_v2_4 {
 	__u16 average_gfx_current;
 };
 
+struct gt_gpu_metrics_v3_0 {
+	struct gt_metrics_table_header common_header;
+	__u16 temperature_gfx;
+	__u16 temperature_soc;
+	__u16 temperature_core[16];
+	__u16 temperature_skin;
+	__u16 average_gfx_activity;
+	__u16 average_vcn_activity;
+	__u16 average_ipu_activity[8];
+	__u16 average_core_c0_activity[16];
+	__u16 average_dram_reads;
+	__u16 average_dram_writes;
+	__u16 average_ipu_reads;
+	__u16 average_ipu_writes;
+	__u64 system_clock_counter;
+	__u32 average_socket_power;
+	__u16 average_ipu_power;
+	__u32 average_apu_power;
+	__u32 average_gfx_power;
+	__u32 average_dgpu_power;
+	__u32 average_all_core_power;
+	__u16 average_core_power[16];
+	__u16 average_sys_power;
+	__u16 stapm_power_limit;
+	__u16 current_stapm_power_limit;
+	__u16 average_gfxclk_frequency;
+	__u16 average_socclk_frequency;
+	__u16 average_vpeclk_frequency;
+	__u16 average_ipuclk_frequency;
+	__u16 average_fclk_frequency;
+	__u16 average_vclk_frequency;
+	__u16 average_uclk_frequency;
+	__u16 average_mpipu_frequency;
+	__u16 current_coreclk[16];
+	__u16 current_core_maxfreq;
+	__u16 current_gfx_maxfreq;
+	__u32 throttle_residency_prochot;
+	__u32 throttle_residency_spl;
+	__u32 throttle_residency_fppt;
+	__u32 throttle_residency_sppt;
+	__u32 throttle_residency_thm_core;
+	__u32 throttle_residency_thm_gfx;
+	__u32 throttle_residency_thm_soc;
+	__u32 time_filter_alphavalue;
+};
+
 /*
  * Sizes the kernel's own definitions give on x86_64 (sizeof, as
  * smu_cmn_init_soft_gpu_metrics() writes into structure_size).
@@ -471,5 +527,6 @@ struct gt_gpu_metrics_v2_4 {
 #define GT_GPU_METRICS_V2_2_SIZE 128
 #define GT_GPU_METRICS_V2_3_SIZE 152
 #define GT_GPU_METRICS_V2_4_SIZE 168
+#define GT_GPU_METRICS_V3_0_SIZE 264
 
 #endif /* GT_TEST_GPU_METRICS_H */

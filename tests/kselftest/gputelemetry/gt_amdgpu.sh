@@ -296,11 +296,13 @@ sensor_read_models() {
 }
 
 # Sampling every 10 ms does not keep an awake device from autosuspending
-# (the driver's autosuspend delay is 100 ms): gputelemetry puts the busy
-# mark of amdgpu's handlers back, and its put does not run amdgpu's
-# runtime_idle, which would mark the device busy again.
+# (the driver's autosuspend delay is 1 s here, longer than a sample takes
+# even under TCG, so that each sample falls inside it): gputelemetry puts
+# the busy mark of amdgpu's handlers back, and its put does not run
+# amdgpu's runtime_idle, which would mark the device busy again.
 awake_still_autosuspends() {
-	ta_load && gt_load "$GT_TRUST" interval_ms=10 || fail "insmod failed"
+	ta_load autosuspend_ms=1000 && gt_load "$GT_TRUST" interval_ms=10 ||
+		fail "insmod failed"
 	ta_power on
 	[ "$(ta_get runtime_suspended)" = N ] || fail "suspended while power/control is on"
 	n=$(gt_dev_samples)
@@ -310,6 +312,8 @@ awake_still_autosuspends() {
 	ta_power auto
 	ta_wait_suspended || fail "$DEV did not autosuspend while sampled at 10 ms"
 	resumes=$(ta_get runtime_resumes)
+	n=$(gt_dev_samples)
+	gt_dev_wait_samples "$n" 5 || fail "not sampled after the suspend"
 	sleep 0.5
 	[ "$(ta_get runtime_resumes)" = "$resumes" ] || fail "woken again by the sampler"
 }

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # gputelemetry's "metrics" file: the gpu_metrics blob of each revision it
-# decodes (v1_0..v1_3 for discrete GPUs, Navi 14 uses v1_3; v2_0..v2_4 for
-# APUs), presented by the gt_test_amdgpu test driver from knob values set
-# here, decoded field by field into known values; a truncated blob, an
-# unknown revision, a failing or missing attribute and a suspended device
-# reported as such, never decoded.
+# decodes (v1_0..v1_3 for discrete GPUs, Navi 14 uses v1_3; v2_0..v2_4 and
+# v3_0 for APUs), presented by the gt_test_amdgpu test driver from knob
+# values set here, decoded field by field into known values; a truncated
+# blob, an unknown revision, a failing or missing attribute and a
+# suspended device reported as such, never decoded.
 #
 # The blob's units (tests/modules/gt_test_gpu_metrics.h, as amdgpu's SMU
 # code writes them): format 1 temperatures in degrees C, activities in
@@ -172,6 +172,26 @@ format2_revisions() {
 	expect_line "$M" "average_gfx_activity: 0 %"
 }
 
+# 3.0 (SMU 14.0.0 APUs): a layout of its own, 32-bit powers.
+format3_revision() {
+	setup
+	ta_set apu 1
+	ta_set power_average 70000000		# 70000 mW: past a u16's 65535
+	rev 3.0
+	expect_header 264 3 0
+	for l in "temperature_gfx: 45670 mC" "temperature_soc: 50120 mC" \
+		 "temperature_skin: unavailable" "average_gfx_activity: 3700 raw" \
+		 "average_vcn_activity: 5 %" "system_clock_counter: 1000000000123 ns" \
+		 "average_socket_power: 70000 mW" "average_apu_power: unavailable" \
+		 "average_gfxclk_frequency: 1800 MHz" "average_uclk_frequency: 870 MHz" \
+		 "current_gfx_maxfreq: 1845 MHz" "throttle_residency_prochot: unavailable"; do
+		expect_line "$M" "$l"
+	done
+	for k in temperature_edge average_mm_activity fan_pwm indep_throttle_status; do
+		expect_no_key "$M" $k
+	done
+}
+
 # Shorter than the layout, or than the header says: reported, not decoded.
 truncated() {
 	setup
@@ -197,11 +217,11 @@ truncated() {
 	expect_line "$M" "status: ok"
 }
 
-# Revisions whose layout is not decoded (1.4 and 1.5: MI300; 3.0: SMU
-# 14.0.0 APUs) or that no kernel has: reported with their header.
+# Revisions whose layout is not decoded (1.4 and 1.5: MI300) or that no
+# kernel has: reported with their header.
 unknown_revisions() {
 	setup
-	for r in 1.4 1.5 1.9 2.5 3.0 0.0 255.255; do
+	for r in 1.4 1.5 1.9 2.5 3.1 0.0 255.255; do
 		rev $r
 		expect_line "$M" "status: unknown_revision"
 		expect_line "$M" "format_revision: ${r%.*}"
@@ -254,9 +274,10 @@ case_run() {
 	ta_reset
 }
 
-ktap_header 6
+ktap_header 7
 case_run format1_revisions "gpu_metrics v1_0..v1_3 decoded (dGPU; Navi 14 is v1_3)"
 case_run format2_revisions "gpu_metrics v2_0..v2_4 decoded (APU), units by revision"
+case_run format3_revision "gpu_metrics v3_0 decoded (SMU 14.0.0 APU)"
 case_run truncated "truncated blobs reported short, not decoded"
 case_run unknown_revisions "unknown revisions reported, not decoded"
 case_run unavailable "failing, missing and suspended: unavailable with the reason"
