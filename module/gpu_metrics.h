@@ -5,8 +5,9 @@
  * Copied field for field from struct metrics_table_header and struct
  * gpu_metrics_v1_0 .. v1_3 and v2_0 .. v2_3 in the kernel's
  * drivers/gpu/drm/amd/include/kgd_pp_interface.h (Linux 6.1) and
- * gpu_metrics_v2_4 and v3_0 (Linux 6.12; comments shortened), renamed with a gt_ prefix; only the types
- * are spelled the kernel's way (u16 for uint16_t). Natural alignment, not
+ * gpu_metrics_v2_4 and v3_0 (Linux 6.12; comments shortened), renamed
+ * with a gt_ prefix; only the types are spelled the kernel's way (u16 for
+ * uint16_t). Natural alignment, not
  * packed: the implicit padding is the kernel's too, and metrics.c checks
  * every size at build time. The header is not exported by the kernel,
  * hence the copy: a future layout is a new revision, which metrics.c
