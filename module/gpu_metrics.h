@@ -5,7 +5,8 @@
  * Copied field for field from struct metrics_table_header and struct
  * gpu_metrics_v1_0 .. v1_3 and v2_0 .. v2_3 in the kernel's
  * drivers/gpu/drm/amd/include/kgd_pp_interface.h (Linux 6.1) and
- * gpu_metrics_v2_4 and v3_0 (Linux 6.12; comments shortened), renamed
+ * gpu_metrics_v1_4, v1_5, v2_4 and v3_0 (Linux 6.12, the same in mainline,
+ * whose newer array sizes have names of their own; comments shortened), renamed
  * with a gt_ prefix; only the types are spelled the kernel's way (u16 for
  * uint16_t). Natural alignment, not
  * packed: the implicit padding is the kernel's too, and metrics.c checks
@@ -19,9 +20,9 @@
  * - 1.3: every discrete GPU with a gpu_metrics of 6.1 and 6.12: Arcturus,
  *   Navi 1x, Navi 2x (sienna_cichlid_ppt.c), Aldebaran, SMU 13.0.0/13.0.7
  *   (Navi 3x), SMU 14.0.2 (Navi 4x). 1.0 to 1.2 are older kernels' only.
- * - 1.4, 1.5: SMU 13.0.6 (MI300), a new layout (arrays per XCC, VCN,
- *   JPEG and XGMI instance) that is not copied here: reported as an
- *   unknown revision. 1.6 and later (mainline) likewise.
+ * - 1.4, 1.5: SMU 13.0.6 (MI300, 1.5 in 6.12), a new layout with arrays
+ *   per XCC, VCN, JPEG and XGMI instance. 1.6 and later (mainline) are not
+ *   copied: reported as unknown revisions.
  * - 2.1: Yellow Carp (Rembrandt), SMU 13.0.4 and 13.0.5 APUs.
  * - 2.2: Renoir, Cyan Skillfish, Van Gogh with older firmware.
  * - 2.3: Van Gogh; 2.4 (a 2.3 with voltages and currents added at its
@@ -37,6 +38,12 @@
 #include <linux/types.h>
 
 #define GT_NUM_HBM_INSTANCES 4
+/* Array sizes of 1.4 and 1.5 (kgd_pp_interface.h, 6.12). */
+#define GT_NUM_XGMI_LINKS 8
+#define GT_MAX_GFX_CLKS 8
+#define GT_MAX_CLKS 4
+#define GT_NUM_VCN 4
+#define GT_NUM_JPEG_ENG 32
 
 struct gt_metrics_table_header {
 	u16			structure_size;
@@ -291,6 +298,157 @@ struct gt_gpu_metrics_v1_3 {
 
 	/* Throttle status (ASIC independent) */
 	u64			indep_throttle_status;
+};
+
+struct gt_gpu_metrics_v1_4 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature (Celsius) */
+	u16			temperature_hotspot;
+	u16			temperature_mem;
+	u16			temperature_vrsoc;
+
+	/* Power (Watts) */
+	u16			curr_socket_power;
+
+	/* Utilization (%) */
+	u16			average_gfx_activity;
+	u16			average_umc_activity; /* memory controller */
+	u16			vcn_activity[GT_NUM_VCN];
+
+	/* Energy (15.259uJ (2^-16) units) */
+	u64			energy_accumulator;
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Throttle status */
+	u32			throttle_status;
+
+	/* Clock Lock Status. Each bit corresponds to clock instance */
+	u32			gfxclk_lock_status;
+
+	/* Link width (number of lanes) and speed (in 0.1 GT/s) */
+	u16			pcie_link_width;
+	u16			pcie_link_speed;
+
+	/* XGMI bus width and bitrate (in Gbps) */
+	u16			xgmi_link_width;
+	u16			xgmi_link_speed;
+
+	/* Utilization Accumulated (%) */
+	u32			gfx_activity_acc;
+	u32			mem_activity_acc;
+
+	/* PCIE accumulated bandwidth (GB/sec) */
+	u64			pcie_bandwidth_acc;
+
+	/* PCIE instantaneous bandwidth (GB/sec) */
+	u64			pcie_bandwidth_inst;
+
+	/* PCIE L0 to recovery state transition accumulated count */
+	u64			pcie_l0_to_recov_count_acc;
+
+	/* PCIE replay accumulated count */
+	u64			pcie_replay_count_acc;
+
+	/* PCIE replay rollover accumulated count */
+	u64			pcie_replay_rover_count_acc;
+
+	/* XGMI accumulated data transfer size (KiloBytes) */
+	u64			xgmi_read_data_acc[GT_NUM_XGMI_LINKS];
+	u64			xgmi_write_data_acc[GT_NUM_XGMI_LINKS];
+
+	/* PMFW attached timestamp (10ns resolution) */
+	u64			firmware_timestamp;
+
+	/* Current clocks (Mhz) */
+	u16			current_gfxclk[GT_MAX_GFX_CLKS];
+	u16			current_socclk[GT_MAX_CLKS];
+	u16			current_vclk0[GT_MAX_CLKS];
+	u16			current_dclk0[GT_MAX_CLKS];
+	u16			current_uclk;
+
+	u16			padding;
+};
+
+struct gt_gpu_metrics_v1_5 {
+	struct gt_metrics_table_header	common_header;
+
+	/* Temperature (Celsius) */
+	u16			temperature_hotspot;
+	u16			temperature_mem;
+	u16			temperature_vrsoc;
+
+	/* Power (Watts) */
+	u16			curr_socket_power;
+
+	/* Utilization (%) */
+	u16			average_gfx_activity;
+	u16			average_umc_activity; /* memory controller */
+	u16			vcn_activity[GT_NUM_VCN];
+	u16			jpeg_activity[GT_NUM_JPEG_ENG];
+
+	/* Energy (15.259uJ (2^-16) units) */
+	u64			energy_accumulator;
+
+	/* Driver attached timestamp (in ns) */
+	u64			system_clock_counter;
+
+	/* Throttle status */
+	u32			throttle_status;
+
+	/* Clock Lock Status. Each bit corresponds to clock instance */
+	u32			gfxclk_lock_status;
+
+	/* Link width (number of lanes) and speed (in 0.1 GT/s) */
+	u16			pcie_link_width;
+	u16			pcie_link_speed;
+
+	/* XGMI bus width and bitrate (in Gbps) */
+	u16			xgmi_link_width;
+	u16			xgmi_link_speed;
+
+	/* Utilization Accumulated (%) */
+	u32			gfx_activity_acc;
+	u32			mem_activity_acc;
+
+	/* PCIE accumulated bandwidth (GB/sec) */
+	u64			pcie_bandwidth_acc;
+
+	/* PCIE instantaneous bandwidth (GB/sec) */
+	u64			pcie_bandwidth_inst;
+
+	/* PCIE L0 to recovery state transition accumulated count */
+	u64			pcie_l0_to_recov_count_acc;
+
+	/* PCIE replay accumulated count */
+	u64			pcie_replay_count_acc;
+
+	/* PCIE replay rollover accumulated count */
+	u64			pcie_replay_rover_count_acc;
+
+	/* PCIE NAK sent accumulated count */
+	u32			pcie_nak_sent_count_acc;
+
+	/* PCIE NAK received accumulated count */
+	u32			pcie_nak_rcvd_count_acc;
+
+	/* XGMI accumulated data transfer size (KiloBytes) */
+	u64			xgmi_read_data_acc[GT_NUM_XGMI_LINKS];
+	u64			xgmi_write_data_acc[GT_NUM_XGMI_LINKS];
+
+	/* PMFW attached timestamp (10ns resolution) */
+	u64			firmware_timestamp;
+
+	/* Current clocks (Mhz) */
+	u16			current_gfxclk[GT_MAX_GFX_CLKS];
+	u16			current_socclk[GT_MAX_CLKS];
+	u16			current_vclk0[GT_MAX_CLKS];
+	u16			current_dclk0[GT_MAX_CLKS];
+	u16			current_uclk;
+
+	u16			padding;
 };
 
 /*
@@ -645,6 +803,8 @@ struct gt_gpu_metrics_v3_0 {
 #define GT_GPU_METRICS_V1_1_SIZE 96
 #define GT_GPU_METRICS_V1_2_SIZE 104
 #define GT_GPU_METRICS_V1_3_SIZE 120
+#define GT_GPU_METRICS_V1_4_SIZE 288
+#define GT_GPU_METRICS_V1_5_SIZE 360
 #define GT_GPU_METRICS_V2_0_SIZE 120
 #define GT_GPU_METRICS_V2_1_SIZE 120
 #define GT_GPU_METRICS_V2_2_SIZE 128

@@ -25,6 +25,11 @@ static_assert(sizeof(struct gt_gpu_metrics_v1_0) == GT_GPU_METRICS_V1_0_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v1_1) == GT_GPU_METRICS_V1_1_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v1_2) == GT_GPU_METRICS_V1_2_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v1_3) == GT_GPU_METRICS_V1_3_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_4) == GT_GPU_METRICS_V1_4_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_5) == GT_GPU_METRICS_V1_5_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v1_4, energy_accumulator) == 24);
+static_assert(offsetof(struct gt_gpu_metrics_v1_5, energy_accumulator) == 88);
+static_assert(offsetof(struct gt_gpu_metrics_v1_5, firmware_timestamp) == 304);
 static_assert(sizeof(struct gt_gpu_metrics_v2_0) == GT_GPU_METRICS_V2_0_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_1) == GT_GPU_METRICS_V2_1_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_2) == GT_GPU_METRICS_V2_2_SIZE);
@@ -48,7 +53,8 @@ enum gt_mkind {
 	GT_MK_RPM,
 	GT_MK_PWM,
 	GT_MK_LANES,
-	GT_MK_SPEED,		/* 0.1 GT/s, printed as it is */
+	GT_MK_SPEED,
+	GT_MK_GBPS,		/* 0.1 GT/s, printed as it is */
 	GT_MK_NS,
 	GT_MK_10NS,
 	GT_MK_RAW,
@@ -69,6 +75,7 @@ static const char * const gt_mkind_units[] = {
 	[GT_MK_PWM] = "pwm",
 	[GT_MK_LANES] = "lanes",
 	[GT_MK_SPEED] = "0.1GT/s",
+	[GT_MK_GBPS] = "Gbps",
 	[GT_MK_NS] = "ns",
 	[GT_MK_10NS] = "10ns",
 	[GT_MK_RAW] = "raw",
@@ -206,6 +213,72 @@ static const struct gt_mfield gt_m1[] = {
 	GT_M13(voltage_gfx, 2, GT_MK_MV, 3),
 	GT_M13(voltage_mem, 2, GT_MK_MV, 3),
 	GT_M13(indep_throttle_status, 8, GT_MK_MASK, 3),
+};
+
+/*
+ * 1.4 and 1.5: SMU 13.0.6 (MI300; smu_v13_0_6_get_gpu_metrics() of 6.12,
+ * which rounds the firmware's Q10 values): temperatures in degrees C, the
+ * socket power in W, activities in %, the energy counter in 15.259 uJ
+ * units (raw), link speeds in 0.1 GT/s (PCIe) and Gbps (XGMI). 1.5 adds
+ * the JPEG activities (moving every later field) and two NAK counters.
+ * The per-instance arrays (clocks per XCC and per instance, VCN and JPEG
+ * activities, XGMI data) are not decoded.
+ */
+#define GT_M14(field, sz, k) GT_MF(struct gt_gpu_metrics_v1_4, field, sz, k, 4)
+#define GT_M15(field, sz, k) GT_MF(struct gt_gpu_metrics_v1_5, field, sz, k, 5)
+
+static const struct gt_mfield gt_m1_4[] = {
+	GT_M14(temperature_hotspot, 2, GT_MK_TEMP_C),
+	GT_M14(temperature_mem, 2, GT_MK_TEMP_C),
+	GT_M14(temperature_vrsoc, 2, GT_MK_TEMP_C),
+	GT_M14(curr_socket_power, 2, GT_MK_W),
+	GT_M14(average_gfx_activity, 2, GT_MK_PCT),
+	GT_M14(average_umc_activity, 2, GT_MK_PCT),
+	GT_M14(energy_accumulator, 8, GT_MK_RAW),
+	GT_M14(system_clock_counter, 8, GT_MK_NS),
+	GT_M14(throttle_status, 4, GT_MK_MASK),
+	GT_M14(gfxclk_lock_status, 4, GT_MK_MASK),
+	GT_M14(pcie_link_width, 2, GT_MK_LANES),
+	GT_M14(pcie_link_speed, 2, GT_MK_SPEED),
+	GT_M14(xgmi_link_width, 2, GT_MK_LANES),
+	GT_M14(xgmi_link_speed, 2, GT_MK_GBPS),
+	GT_M14(gfx_activity_acc, 4, GT_MK_RAW),
+	GT_M14(mem_activity_acc, 4, GT_MK_RAW),
+	GT_M14(pcie_bandwidth_acc, 8, GT_MK_RAW),
+	GT_M14(pcie_bandwidth_inst, 8, GT_MK_RAW),
+	GT_M14(pcie_l0_to_recov_count_acc, 8, GT_MK_RAW),
+	GT_M14(pcie_replay_count_acc, 8, GT_MK_RAW),
+	GT_M14(pcie_replay_rover_count_acc, 8, GT_MK_RAW),
+	GT_M14(firmware_timestamp, 8, GT_MK_10NS),
+	GT_M14(current_uclk, 2, GT_MK_MHZ),
+};
+
+static const struct gt_mfield gt_m1_5[] = {
+	GT_M15(temperature_hotspot, 2, GT_MK_TEMP_C),
+	GT_M15(temperature_mem, 2, GT_MK_TEMP_C),
+	GT_M15(temperature_vrsoc, 2, GT_MK_TEMP_C),
+	GT_M15(curr_socket_power, 2, GT_MK_W),
+	GT_M15(average_gfx_activity, 2, GT_MK_PCT),
+	GT_M15(average_umc_activity, 2, GT_MK_PCT),
+	GT_M15(energy_accumulator, 8, GT_MK_RAW),
+	GT_M15(system_clock_counter, 8, GT_MK_NS),
+	GT_M15(throttle_status, 4, GT_MK_MASK),
+	GT_M15(gfxclk_lock_status, 4, GT_MK_MASK),
+	GT_M15(pcie_link_width, 2, GT_MK_LANES),
+	GT_M15(pcie_link_speed, 2, GT_MK_SPEED),
+	GT_M15(xgmi_link_width, 2, GT_MK_LANES),
+	GT_M15(xgmi_link_speed, 2, GT_MK_GBPS),
+	GT_M15(gfx_activity_acc, 4, GT_MK_RAW),
+	GT_M15(mem_activity_acc, 4, GT_MK_RAW),
+	GT_M15(pcie_bandwidth_acc, 8, GT_MK_RAW),
+	GT_M15(pcie_bandwidth_inst, 8, GT_MK_RAW),
+	GT_M15(pcie_l0_to_recov_count_acc, 8, GT_MK_RAW),
+	GT_M15(pcie_replay_count_acc, 8, GT_MK_RAW),
+	GT_M15(pcie_replay_rover_count_acc, 8, GT_MK_RAW),
+	GT_M15(firmware_timestamp, 8, GT_MK_10NS),
+	GT_M15(current_uclk, 2, GT_MK_MHZ),
+	GT_M15(pcie_nak_sent_count_acc, 4, GT_MK_RAW),
+	GT_M15(pcie_nak_rcvd_count_acc, 4, GT_MK_RAW),
 };
 
 static const struct gt_mfield gt_m2_0[] = {
@@ -369,6 +442,10 @@ static const struct gt_mlayout gt_mlayouts[] = {
 	  .fields = gt_m1, .nfields = ARRAY_SIZE(gt_m1) },
 	{ .frev = 1, .crev = 3, .size = GT_GPU_METRICS_V1_3_SIZE,
 	  .fields = gt_m1, .nfields = ARRAY_SIZE(gt_m1) },
+	{ .frev = 1, .crev = 4, .size = GT_GPU_METRICS_V1_4_SIZE,
+	  .fields = gt_m1_4, .nfields = ARRAY_SIZE(gt_m1_4) },
+	{ .frev = 1, .crev = 5, .size = GT_GPU_METRICS_V1_5_SIZE,
+	  .fields = gt_m1_5, .nfields = ARRAY_SIZE(gt_m1_5) },
 	{ .frev = 2, .crev = 0, .size = GT_GPU_METRICS_V2_0_SIZE,
 	  .fields = gt_m2_0, .nfields = ARRAY_SIZE(gt_m2_0) },
 	{ .frev = 2, .crev = 1, .size = GT_GPU_METRICS_V2_1_SIZE,

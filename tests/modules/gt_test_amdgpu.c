@@ -89,7 +89,7 @@
  * - one file per value (see gt_vals[] below for names, units, ranges and
  *   defaults): a decimal (or 0x hex) integer; out of range input is
  *   refused with -EINVAL and a message giving the range;
- * - ``gpu_metrics_rev``: ``<format>.<content>`` of the blob; 1.0 to 1.3,
+ * - ``gpu_metrics_rev``: ``<format>.<content>`` of the blob; 1.0 to 1.5,
  *   2.0 to 2.4 and 3.0 give the kernel's layouts, any other pair of 0..255
  *   gives an "unknown revision" blob: 120 bytes of 0xff under a header
  *   with that revision and structure_size 120;
@@ -369,8 +369,13 @@ static_assert(offsetof(struct gt_gpu_metrics_v2_1, fan_pwm) ==
 	      offsetof(struct gt_gpu_metrics_v2_3, fan_pwm));
 
 /* The largest layout gt_metrics_build() writes. */
-#define GT_METRICS_BUILD_MAX GT_GPU_METRICS_V3_0_SIZE
-static_assert(GT_METRICS_BUILD_MAX >= GT_GPU_METRICS_V2_4_SIZE);
+#define GT_METRICS_BUILD_MAX GT_GPU_METRICS_V1_5_SIZE
+static_assert(GT_METRICS_BUILD_MAX >= GT_GPU_METRICS_V3_0_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_4) == GT_GPU_METRICS_V1_4_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_5) == GT_GPU_METRICS_V1_5_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v1_4, energy_accumulator) == 24);
+static_assert(offsetof(struct gt_gpu_metrics_v1_5, energy_accumulator) == 88);
+static_assert(offsetof(struct gt_gpu_metrics_v1_5, firmware_timestamp) == 304);
 static_assert(sizeof(struct gt_gpu_metrics_v3_0) == GT_GPU_METRICS_V3_0_SIZE);
 static_assert(offsetof(struct gt_gpu_metrics_v3_0, system_clock_counter) == 104);
 static_assert(offsetof(struct gt_gpu_metrics_v3_0, average_socket_power) == 112);
@@ -490,6 +495,44 @@ static void gt_fill_v2_4(struct gt_gpu_metrics_v2_4 *m, const s64 *v)
 	m->average_soc_voltage = gt_u16(v[GT_V_VDDNB]);
 }
 
+/* SMU 13.0.6 (MI300, smu_v13_0_6_get_gpu_metrics(), 6.12). */
+static void gt_fill_v1_4(struct gt_gpu_metrics_v1_4 *m, const s64 *v)
+{
+	m->temperature_hotspot = gt_u16(div_s64(v[GT_V_TEMP_JUNCTION], 1000));
+	m->temperature_mem = gt_u16(div_s64(v[GT_V_TEMP_MEM], 1000));
+	m->temperature_vrsoc = gt_u16(div_s64(v[GT_V_TEMP_VRSOC], 1000));
+	m->curr_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000000));
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
+	m->average_umc_activity = gt_u16(v[GT_V_MEM_BUSY]);
+	m->energy_accumulator = v[GT_V_ENERGY];
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
+	m->pcie_link_width = gt_u16(v[GT_V_PCIE_WIDTH]);
+	m->pcie_link_speed = gt_u16(v[GT_V_PCIE_SPEED]);
+	m->firmware_timestamp = v[GT_V_FWTS];
+	m->current_gfxclk[0] = gt_mhz(v[GT_V_SCLK]);
+	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+}
+
+/* The same fields as 1.4, at other offsets. */
+static void gt_fill_v1_5(struct gt_gpu_metrics_v1_5 *m, const s64 *v)
+{
+	m->temperature_hotspot = gt_u16(div_s64(v[GT_V_TEMP_JUNCTION], 1000));
+	m->temperature_mem = gt_u16(div_s64(v[GT_V_TEMP_MEM], 1000));
+	m->temperature_vrsoc = gt_u16(div_s64(v[GT_V_TEMP_VRSOC], 1000));
+	m->curr_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000000));
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
+	m->average_umc_activity = gt_u16(v[GT_V_MEM_BUSY]);
+	m->energy_accumulator = v[GT_V_ENERGY];
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
+	m->pcie_link_width = gt_u16(v[GT_V_PCIE_WIDTH]);
+	m->pcie_link_speed = gt_u16(v[GT_V_PCIE_SPEED]);
+	m->firmware_timestamp = v[GT_V_FWTS];
+	m->current_gfxclk[0] = gt_mhz(v[GT_V_SCLK]);
+	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+}
+
 /* SMU 14.0.0 APUs (smu_v14_0_0_get_gpu_metrics(), 6.12). */
 static void gt_fill_v3_0(struct gt_gpu_metrics_v3_0 *m, const s64 *v)
 {
@@ -530,6 +573,12 @@ static size_t gt_metrics_build(void *buf, const s64 *v, u8 frev, u8 crev)
 	case 0x102:
 		size = sizeof(struct gt_gpu_metrics_v1_2);
 		break;
+	case 0x104:
+		size = sizeof(struct gt_gpu_metrics_v1_4);
+		break;
+	case 0x105:
+		size = sizeof(struct gt_gpu_metrics_v1_5);
+		break;
 	case 0x200:
 		size = sizeof(struct gt_gpu_metrics_v2_0);
 		break;
@@ -558,6 +607,10 @@ static size_t gt_metrics_build(void *buf, const s64 *v, u8 frev, u8 crev)
 		gt_fill_v1_0(buf, v);
 	else if (frev == 1 && crev <= 3)
 		gt_fill_v1_3(buf, v);
+	else if (frev == 1 && crev == 4)
+		gt_fill_v1_4(buf, v);
+	else if (frev == 1 && crev == 5)
+		gt_fill_v1_5(buf, v);
 	else if (frev == 2 && crev == 0)
 		gt_fill_v2_0(buf, v);
 	else if (frev == 2 && crev <= 4)
@@ -1024,7 +1077,7 @@ static ssize_t gt_rev_write(struct file *file, const char __user *ubuf,
 	mutex_unlock(&gd->lock);
 	return count;
 bad:
-	pr_err("%s: gpu_metrics_rev: expected <format>.<content>, each 0..255 (1.0-1.3, 2.0-2.4 and 3.0 are known layouts)\n",
+	pr_err("%s: gpu_metrics_rev: expected <format>.<content>, each 0..255 (1.0-1.5, 2.0-2.4 and 3.0 are known layouts)\n",
 	       pci_name(gd->pdev));
 	return -EINVAL;
 }

@@ -5,8 +5,9 @@
  * Field order and types are those of struct gpu_metrics_v1_0 .. v1_3 and
  * struct gpu_metrics_v2_0 .. v2_3 in the kernel's
  * drivers/gpu/drm/amd/include/kgd_pp_interface.h (6.1), and of struct
- * gpu_metrics_v2_4 (6.12, Van Gogh's newest) and gpu_metrics_v3_0 (6.12,
- * SMU 14.0.0 APUs): plain C structures
+ * gpu_metrics_v1_4 and v1_5 (6.12, MI300), gpu_metrics_v2_4 (6.12, Van
+ * Gogh's newest) and gpu_metrics_v3_0 (6.12, SMU 14.0.0 APUs): plain C
+ * structures
  * with natural alignment (not packed), so the implicit padding is the
  * kernel's too. gt_test_amdgpu checks every size and a few offsets at build
  * time against the values the kernel's own definitions give.
@@ -103,6 +104,14 @@
  * saturates at 65534 mW: set power_average to an APU's value (at most
  * 65534000 µW) for format 2.
  *
+ * Formats 1.4 and 1.5 (MI300, smu_v13_0_6_ppt.c): temperature_hotspot
+ * (temp_junction), temperature_mem (temp_mem), temperature_vrsoc
+ * (temp_vrsoc) in °C; curr_socket_power (power_average) in W;
+ * average_gfx_activity and average_umc_activity (gpu_busy_percent,
+ * mem_busy_percent) in %; energy_accumulator, system_clock_counter,
+ * throttle_status, pcie_link_width, pcie_link_speed, firmware_timestamp as
+ * in 1.3; current_gfxclk[0] (sclk) and current_uclk (mclk) in MHz.
+ *
  * Format 3.0 (SMU 14.0.0 APUs, smu_v14_0_0_ppt.c): temperature_gfx
  * (temp_edge) and temperature_soc (temp_soc) in centi-°C;
  * average_gfx_activity (gpu_busy_percent) and average_vcn_activity
@@ -120,6 +129,12 @@
 
 /* NUM_HBM_INSTANCES in kgd_pp_interface.h */
 #define GT_NUM_HBM_INSTANCES 4
+/* Array sizes of 1.4 and 1.5 (kgd_pp_interface.h, 6.12). */
+#define GT_NUM_XGMI_LINKS 8
+#define GT_MAX_GFX_CLKS 8
+#define GT_MAX_CLKS 4
+#define GT_NUM_VCN 4
+#define GT_NUM_JPEG_ENG 32
 
 /* smu_cmn_init_soft_gpu_metrics(): every byte of a fresh blob is 0xff. */
 #define GT_METRICS_FILL_BYTE 0xff
@@ -283,6 +298,79 @@ struct gt_gpu_metrics_v1_3 {
 	__u16 voltage_mem;
 	__u16 padding1;
 	__u64 indep_throttle_status;
+};
+
+struct gt_gpu_metrics_v1_4 {
+	struct gt_metrics_table_header common_header;
+	__u16 temperature_hotspot;
+	__u16 temperature_mem;
+	__u16 temperature_vrsoc;
+	__u16 curr_socket_power;
+	__u16 average_gfx_activity;
+	__u16 average_umc_activity;
+	__u16 vcn_activity[GT_NUM_VCN];
+	__u64 energy_accumulator;
+	__u64 system_clock_counter;
+	__u32 throttle_status;
+	__u32 gfxclk_lock_status;
+	__u16 pcie_link_width;
+	__u16 pcie_link_speed;
+	__u16 xgmi_link_width;
+	__u16 xgmi_link_speed;
+	__u32 gfx_activity_acc;
+	__u32 mem_activity_acc;
+	__u64 pcie_bandwidth_acc;
+	__u64 pcie_bandwidth_inst;
+	__u64 pcie_l0_to_recov_count_acc;
+	__u64 pcie_replay_count_acc;
+	__u64 pcie_replay_rover_count_acc;
+	__u64 xgmi_read_data_acc[GT_NUM_XGMI_LINKS];
+	__u64 xgmi_write_data_acc[GT_NUM_XGMI_LINKS];
+	__u64 firmware_timestamp;
+	__u16 current_gfxclk[GT_MAX_GFX_CLKS];
+	__u16 current_socclk[GT_MAX_CLKS];
+	__u16 current_vclk0[GT_MAX_CLKS];
+	__u16 current_dclk0[GT_MAX_CLKS];
+	__u16 current_uclk;
+	__u16 padding;
+};
+
+struct gt_gpu_metrics_v1_5 {
+	struct gt_metrics_table_header common_header;
+	__u16 temperature_hotspot;
+	__u16 temperature_mem;
+	__u16 temperature_vrsoc;
+	__u16 curr_socket_power;
+	__u16 average_gfx_activity;
+	__u16 average_umc_activity;
+	__u16 vcn_activity[GT_NUM_VCN];
+	__u16 jpeg_activity[GT_NUM_JPEG_ENG];
+	__u64 energy_accumulator;
+	__u64 system_clock_counter;
+	__u32 throttle_status;
+	__u32 gfxclk_lock_status;
+	__u16 pcie_link_width;
+	__u16 pcie_link_speed;
+	__u16 xgmi_link_width;
+	__u16 xgmi_link_speed;
+	__u32 gfx_activity_acc;
+	__u32 mem_activity_acc;
+	__u64 pcie_bandwidth_acc;
+	__u64 pcie_bandwidth_inst;
+	__u64 pcie_l0_to_recov_count_acc;
+	__u64 pcie_replay_count_acc;
+	__u64 pcie_replay_rover_count_acc;
+	__u32 pcie_nak_sent_count_acc;
+	__u32 pcie_nak_rcvd_count_acc;
+	__u64 xgmi_read_data_acc[GT_NUM_XGMI_LINKS];
+	__u64 xgmi_write_data_acc[GT_NUM_XGMI_LINKS];
+	__u64 firmware_timestamp;
+	__u16 current_gfxclk[GT_MAX_GFX_CLKS];
+	__u16 current_socclk[GT_MAX_CLKS];
+	__u16 current_vclk0[GT_MAX_CLKS];
+	__u16 current_dclk0[GT_MAX_CLKS];
+	__u16 current_uclk;
+	__u16 padding;
 };
 
 /* The kernel notes that v2_0 is not naturally aligned; kept as it is. */
@@ -522,6 +610,8 @@ struct gt_gpu_metrics_v3_0 {
 #define GT_GPU_METRICS_V1_1_SIZE 96
 #define GT_GPU_METRICS_V1_2_SIZE 104
 #define GT_GPU_METRICS_V1_3_SIZE 120
+#define GT_GPU_METRICS_V1_4_SIZE 288
+#define GT_GPU_METRICS_V1_5_SIZE 360
 #define GT_GPU_METRICS_V2_0_SIZE 120
 #define GT_GPU_METRICS_V2_1_SIZE 120
 #define GT_GPU_METRICS_V2_2_SIZE 128

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # gputelemetry's "metrics" file: the gpu_metrics blob of each revision it
-# decodes (v1_0..v1_3 for discrete GPUs, Navi 14 uses v1_3; v2_0..v2_4 and
-# v3_0 for APUs), presented by the gt_test_amdgpu test driver from knob
+# decodes (v1_0..v1_3 for discrete GPUs, Navi 14 uses v1_3; v1_4 and v1_5
+# for MI300; v2_0..v2_4 and v3_0 for APUs), presented by the gt_test_amdgpu test driver from knob
 # values set here, decoded field by field into known values; a truncated
 # blob, an unknown revision, a failing or missing attribute and a
 # suspended device reported as such, never decoded.
@@ -114,6 +114,33 @@ format1_revisions() {
 	done
 }
 
+# 1.4 and 1.5 (MI300): a layout of their own; 1.5 moves every field after
+# the VCN activities by its 32 JPEG activities.
+format1_mi300_revisions() {
+	setup
+	ta_set power_average 550000000		# 550 W
+	for r in 1.4 1.5; do
+		rev $r
+		case $r in 1.4) expect_header 288 1 4 ;; 1.5) expect_header 360 1 5 ;; esac
+		for l in "temperature_hotspot: 52000 mC" "temperature_mem: 60000 mC" \
+			 "temperature_vrsoc: 47000 mC" "curr_socket_power: 550000 mW" \
+			 "average_gfx_activity: 37 %" "average_umc_activity: 12 %" \
+			 "energy_accumulator: 5000000000 raw" \
+			 "system_clock_counter: 1000000000123 ns" "throttle_status: 0x5 mask" \
+			 "gfxclk_lock_status: unavailable" "pcie_link_width: 16 lanes" \
+			 "pcie_link_speed: 160 0.1GT/s" "xgmi_link_speed: unavailable" \
+			 "firmware_timestamp: 100000000007 10ns" "current_uclk: 875 MHz"; do
+			expect_line "$M" "$l"
+		done
+		for k in temperature_edge average_socket_power voltage_gfx; do
+			expect_no_key "$M" $k
+		done
+	done
+	expect_line "$M" "pcie_nak_sent_count_acc: unavailable"
+	rev 1.4
+	expect_no_key "$M" pcie_nak_sent_count_acc
+}
+
 # What every format 2 revision decodes: activities as "37 %"/"5 %" (percent
 # from hundredths) or "3700 raw"/"500 raw", socket power as "mW" or "raw".
 expect_format2() { # gfx_activity mm_activity power_unit
@@ -217,11 +244,11 @@ truncated() {
 	expect_line "$M" "status: ok"
 }
 
-# Revisions whose layout is not decoded (1.4 and 1.5: MI300) or that no
-# kernel has: reported with their header.
+# Revisions whose layout is not copied (1.6 and later: mainline's MI300
+# and later) or that no kernel has: reported with their header.
 unknown_revisions() {
 	setup
-	for r in 1.4 1.5 1.9 2.5 3.1 0.0 255.255; do
+	for r in 1.6 1.9 2.5 3.1 0.0 255.255; do
 		rev $r
 		expect_line "$M" "status: unknown_revision"
 		expect_line "$M" "format_revision: ${r%.*}"
@@ -274,8 +301,9 @@ case_run() {
 	ta_reset
 }
 
-ktap_header 7
+ktap_header 8
 case_run format1_revisions "gpu_metrics v1_0..v1_3 decoded (dGPU; Navi 14 is v1_3)"
+case_run format1_mi300_revisions "gpu_metrics v1_4, v1_5 decoded (MI300)"
 case_run format2_revisions "gpu_metrics v2_0..v2_4 decoded (APU), units by revision"
 case_run format3_revision "gpu_metrics v3_0 decoded (SMU 14.0.0 APU)"
 case_run truncated "truncated blobs reported short, not decoded"
