@@ -231,9 +231,11 @@ static void gt_pm_put(struct device *dev, struct gt_pm_ref *ref)
 	/* Undo the busy mark of the driver's handlers: see the top comment. */
 	WRITE_ONCE(dev->power.last_busy, ref->last_busy);
 	/*
-	 * pm_runtime_put_autosuspend() of 6.1 and 6.12 (which marks the
-	 * device busy from 6.17 on): no runtime_idle callback, no busy mark;
-	 * suspend once the restored last-busy time is older than the delay.
+	 * pm_runtime_put_autosuspend() of 6.1 and 6.12 (from 6.17 on it
+	 * marks the device busy, "PM: runtime: Mark last busy stamp in
+	 * pm_runtime_put_autosuspend()"): no runtime_idle callback, no busy
+	 * mark; suspend once the restored last-busy time is older than the
+	 * delay. __pm_runtime_suspend() is exported on every kernel.
 	 */
 	__pm_runtime_suspend(dev, RPM_GET_PUT | RPM_ASYNC | RPM_AUTO);
 }

@@ -73,7 +73,7 @@ static inline int gt_pm_runtime_get_if_active(struct device *dev)
  * pm_runtime_get_if_active for debugfs getters"); before, and again from
  * 6.15 on (amdgpu_pm_put_access(), "drm/amd/pm: Add APIs for device access
  * checks"; from 6.17 pm_runtime_put_autosuspend() itself, "PM: runtime:
- * Mark last busy stamp in multiple autosuspend APIs"), a read marks the
+ * Mark last busy stamp in pm_runtime_put_autosuspend()"), a read marks the
  * device busy. The test driver copies this.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0) && \
