@@ -28,18 +28,33 @@
  * during probe); the values are what amdgpu prints, so its rounding is kept;
  * an attribute amdgpu renames is seen as missing.
  *
- * Runtime PM: amdgpu's sensor attributes call pm_runtime_get_sync(), which
- * resumes a runtime-suspended GPU. Before reading anything this source
- * takes pm_runtime_get_if_active() (compat.h): a reference only if the
- * device is RPM_ACTIVE (whatever its usage count), else nothing is read
- * and the device shows as suspended. With the reference held the device
- * cannot suspend during the read, and amdgpu's own get_sync() finds it
- * active. amdgpu's handlers also mark the device busy, which would push
- * its autosuspend back at every sample and keep an idle GPU awake for as
- * long as it is sampled; so the last-busy time seen before the read is
- * put back before the reference is dropped. A real use of the GPU during
- * those few microseconds loses its own mark (the GPU may then suspend
- * that much earlier; amdgpu's runtime_idle check still vetoes a busy one).
+ * Runtime PM: amdgpu's sensor attributes call pm_runtime_get_sync() up to
+ * 6.12, which resumes a runtime-suspended GPU; from 6.13 on they take
+ * pm_runtime_get_if_active() and fail with -EPERM instead (compat.h,
+ * GT_AMDGPU_SENSOR_READ_WAKES). Before reading anything this source takes
+ * pm_runtime_get_if_active() itself: a reference only if the device is
+ * RPM_ACTIVE (whatever its usage count), else nothing is read and the
+ * device shows as suspended, on every kernel. With the reference held the
+ * device cannot suspend during the read, and amdgpu's own get finds it
+ * active. amdgpu also answers -EPERM while a system suspend or a GPU reset
+ * is in progress (amdgpu_pm.c, amdgpu_hwmon_get_sensor_generic() in 6.1 and
+ * 6.12, amdgpu_pm_dev_state_check() from 6.15): a read that fails so is
+ * shown as suspended, never as an error (gt_amdgpu_read(),
+ * gt_amdgpu_read_metrics()).
+ *
+ * amdgpu's handlers mark the device busy (pm_runtime_mark_last_busy()
+ * before pm_runtime_put_autosuspend() in 6.1 and 6.12; again from 6.15),
+ * which would push its autosuspend back at every sample and keep an idle
+ * GPU awake for as long as it is sampled; so the last-busy time seen before
+ * the read is put back before the reference is dropped. The reference is
+ * dropped as amdgpu's own handlers drop theirs, straight to an autosuspend
+ * request, not with pm_runtime_put(): that one runs the driver's
+ * runtime_idle callback, and amdgpu_pmops_runtime_idle() (amdgpu_drv.c,
+ * 6.1, 6.12 and mainline) calls pm_runtime_mark_last_busy() itself, which
+ * would undo the restore. The trade-off: a real use of the GPU during those
+ * few microseconds loses its own mark (the GPU may then suspend that much
+ * earlier; amdgpu's runtime_suspend callback still refuses while a display
+ * is lit, and any user of the GPU holds its own reference).
  *
  * Locking: the source ops are called between gt_source_enter() and
  * gt_source_leave() (source.c), holding of this module's locks only a
@@ -215,8 +230,14 @@ static void gt_pm_put(struct device *dev, struct gt_pm_ref *ref)
 		return;
 	/* Undo the busy mark of the driver's handlers: see the top comment. */
 	WRITE_ONCE(dev->power.last_busy, ref->last_busy);
-	/* Idle check, then suspend after the autosuspend delay (RPM_AUTO). */
-	pm_runtime_put(dev);
+	/*
+	 * pm_runtime_put_autosuspend() of 6.1 and 6.12 (from 6.17 on it
+	 * marks the device busy, "PM: runtime: Mark last busy stamp in
+	 * pm_runtime_put_autosuspend()"): no runtime_idle callback, no busy
+	 * mark; suspend once the restored last-busy time is older than the
+	 * delay. __pm_runtime_suspend() is exported on every kernel.
+	 */
+	__pm_runtime_suspend(dev, RPM_GET_PUT | RPM_ASYNC | RPM_AUTO);
 }
 
 /**
@@ -241,7 +262,10 @@ static const struct gt_amdgpu_sensor gt_amdgpu_sensors[] = {
 	{ GT_S_TEMP_MEM, true, "temp3_input", NULL, 1 },
 	{ GT_S_SCLK, true, "freq1_input", NULL, 1000000 },	/* Hz */
 	{ GT_S_MCLK, true, "freq2_input", NULL, 1000000 },
-	/* Kernels after 6.1 may have only power1_input (µW). */
+	/*
+	 * Average power; where the firmware has no average, the instantaneous
+	 * power1_input (µW) instead: see gt_amdgpu_fallback().
+	 */
 	{ GT_S_POWER_AVG, true, "power1_average", "power1_input", 1000 },
 	{ GT_S_VDDGFX, true, "in0_input", NULL, 1 },		/* mV */
 	{ GT_S_VDDNB, true, "in1_input", NULL, 1 },
@@ -255,12 +279,29 @@ static const struct gt_amdgpu_sensor gt_amdgpu_sensors[] = {
 
 static void gt_amdgpu_probe(struct gt_pci_gpu *gpu);
 
+/*
+ * Whether a read of a sensor's file that failed with @err means that the
+ * firmware lacks the reading, so that its fallback file is read instead:
+ * the file does not exist (6.1 has no power1_input; 6.12 hides whichever
+ * of power1_average and power1_input its firmware lacks, in
+ * hwmon_attributes_visible()), or it exists and its read says "not
+ * supported": -EOPNOTSUPP from the SMU's read_sensor (mainline Renoir,
+ * AMDGPU_PP_SENSOR_GPU_AVG_POWER), or -ENODATA, amdgpu's answer for a
+ * reading the device does not have (amdgpu_get_pcie_bw() on APUs, 6.12). Any
+ * other error (-EIO, -EPERM) is a failed read of a reading the GPU has,
+ * and is not replaced by another one.
+ */
+static bool gt_amdgpu_fallback(int err)
+{
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODATA;
+}
+
 static int gt_amdgpu_read(struct gt_device *gdev, struct gt_sample *s)
 {
 	struct gt_pci_gpu *gpu = gdev->src_priv;
 	struct device *dev = &gpu->pdev->dev;
+	unsigned int i, eperm = 0;
 	struct gt_pm_ref ref;
-	unsigned int i;
 
 	if (!gt_pm_get(dev, &ref))
 		return -EAGAIN;
@@ -274,8 +315,10 @@ static int gt_amdgpu_read(struct gt_device *gdev, struct gt_sample *s)
 		if (!dir)
 			continue;
 		ret = gt_sysfs_read_s64(dir, t->file, &v);
-		if (ret == -ENOENT && t->fallback)
+		if (gt_amdgpu_fallback(ret) && t->fallback)
 			ret = gt_sysfs_read_s64(dir, t->fallback, &v);
+		if (ret == -EPERM)
+			eperm++;
 		if (ret)
 			continue;
 		/* 64-bit: sclk in Hz passes 2^31 at 2.15 GHz. */
@@ -283,6 +326,13 @@ static int gt_amdgpu_read(struct gt_device *gdev, struct gt_sample *s)
 		s->valid |= BIT(t->id);
 	}
 	gt_pm_put(dev, &ref);
+	/*
+	 * amdgpu refused every sensor with -EPERM: a runtime-suspended GPU
+	 * (6.13 on), a system suspend or a GPU reset. Not a reading of zero
+	 * and not an error: the device is asleep for now.
+	 */
+	if (eperm && !s->valid)
+		return -EAGAIN;
 	return 0;
 }
 
@@ -345,7 +395,8 @@ static ssize_t gt_amdgpu_read_metrics(struct gt_device *gdev, void *buf, size_t 
 		return -EAGAIN;
 	ret = gt_sysfs_read(gpu->dir, "gpu_metrics", buf, size);
 	gt_pm_put(dev, &ref);
-	return ret;
+	/* amdgpu's "not accessible now" (see gt_amdgpu_read()): suspended. */
+	return ret == -EPERM ? -EAGAIN : ret;
 }
 
 static bool gt_amdgpu_suspended(struct gt_device *gdev)

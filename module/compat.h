@@ -51,4 +51,36 @@ static inline int gt_pm_runtime_get_if_active(struct device *dev)
 }
 #endif
 
+/*
+ * 6.13: "drm/amd/pm: use pm_runtime_get_if_active for debugfs getters"
+ * (drivers/gpu/drm/amd/pm/amdgpu_pm.c). Before it, every amdgpu sensor
+ * attribute took pm_runtime_get_sync() (6.1) or pm_runtime_resume_and_get()
+ * and so woke a runtime-suspended GPU; from 6.13 on it takes
+ * pm_runtime_get_if_active() and fails with -EPERM instead (6.15 wraps the
+ * same in amdgpu_pm_get_access_if_active(), "drm/amd/pm: Add APIs for
+ * device access checks"). Used by tests/modules/gt_test_amdgpu.c, which
+ * behaves as the amdgpu of the kernel it is built for.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#define GT_AMDGPU_SENSOR_READ_WAKES	1
+#else
+#define GT_AMDGPU_SENSOR_READ_WAKES	0
+#endif
+
+/*
+ * 6.13 to 6.14: amdgpu's sensor getters drop their reference with
+ * pm_runtime_put_autosuspend() alone ("drm/amd/pm: use
+ * pm_runtime_get_if_active for debugfs getters"); before, and again from
+ * 6.15 on (amdgpu_pm_put_access(), "drm/amd/pm: Add APIs for device access
+ * checks"; from 6.17 pm_runtime_put_autosuspend() itself, "PM: runtime:
+ * Mark last busy stamp in pm_runtime_put_autosuspend()"), a read marks the
+ * device busy. The test driver copies this.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 15, 0)
+#define GT_AMDGPU_SENSOR_READ_MARKS_BUSY	0
+#else
+#define GT_AMDGPU_SENSOR_READ_MARKS_BUSY	1
+#endif
+
 #endif /* _GPUTELEMETRY_COMPAT_H */

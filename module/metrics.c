@@ -25,10 +25,19 @@ static_assert(sizeof(struct gt_gpu_metrics_v1_0) == GT_GPU_METRICS_V1_0_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v1_1) == GT_GPU_METRICS_V1_1_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v1_2) == GT_GPU_METRICS_V1_2_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v1_3) == GT_GPU_METRICS_V1_3_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_4) == GT_GPU_METRICS_V1_4_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_5) == GT_GPU_METRICS_V1_5_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v1_4, energy_accumulator) == 24);
+static_assert(offsetof(struct gt_gpu_metrics_v1_5, energy_accumulator) == 88);
+static_assert(offsetof(struct gt_gpu_metrics_v1_5, firmware_timestamp) == 304);
 static_assert(sizeof(struct gt_gpu_metrics_v2_0) == GT_GPU_METRICS_V2_0_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_1) == GT_GPU_METRICS_V2_1_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_2) == GT_GPU_METRICS_V2_2_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v2_3) == GT_GPU_METRICS_V2_3_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v2_4) == GT_GPU_METRICS_V2_4_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v3_0) == GT_GPU_METRICS_V3_0_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, average_socket_power) == 112);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, throttle_residency_prochot) == 228);
 
 /* How a field's raw value becomes the printed value and unit. */
 enum gt_mkind {
@@ -36,13 +45,16 @@ enum gt_mkind {
 	GT_MK_TEMP_CC,		/* centidegrees C -> mC */
 	GT_MK_MHZ,
 	GT_MK_PCT,
+	GT_MK_CPCT,		/* hundredths of a percent -> % */
 	GT_MK_W,		/* W -> mW */
 	GT_MK_MW,
 	GT_MK_MV,
+	GT_MK_MA,
 	GT_MK_RPM,
 	GT_MK_PWM,
 	GT_MK_LANES,
-	GT_MK_SPEED,		/* 0.1 GT/s, printed as it is */
+	GT_MK_SPEED,
+	GT_MK_GBPS,		/* 0.1 GT/s, printed as it is */
 	GT_MK_NS,
 	GT_MK_10NS,
 	GT_MK_RAW,
@@ -54,13 +66,16 @@ static const char * const gt_mkind_units[] = {
 	[GT_MK_TEMP_CC] = "mC",
 	[GT_MK_MHZ] = "MHz",
 	[GT_MK_PCT] = "%",
+	[GT_MK_CPCT] = "%",
 	[GT_MK_W] = "mW",
 	[GT_MK_MW] = "mW",
 	[GT_MK_MV] = "mV",
+	[GT_MK_MA] = "mA",
 	[GT_MK_RPM] = "rpm",
 	[GT_MK_PWM] = "pwm",
 	[GT_MK_LANES] = "lanes",
 	[GT_MK_SPEED] = "0.1GT/s",
+	[GT_MK_GBPS] = "Gbps",
 	[GT_MK_NS] = "ns",
 	[GT_MK_10NS] = "10ns",
 	[GT_MK_RAW] = "raw",
@@ -74,6 +89,8 @@ static const char * const gt_mkind_units[] = {
  * @size: 1, 2, 4 or 8 bytes
  * @kind: conversion and unit
  * @crev: first content revision that has the field
+ * @crev_last: last content revision the entry applies to (a field whose
+ *	unit changed between revisions has one entry per unit)
  */
 struct gt_mfield {
 	const char *key;
@@ -81,15 +98,20 @@ struct gt_mfield {
 	u8 size;
 	u8 kind;
 	u8 crev;
+	u8 crev_last;
 };
 
-#define GT_MF(type, field, sz, k, rev)					\
+#define GT_MFR(type, field, sz, k, rev, last)				\
 	{ .key = #field, .off = offsetof(type, field), .size = (sz),	\
-	  .kind = (k), .crev = (rev) }
+	  .kind = (k), .crev = (rev), .crev_last = (last) }
+#define GT_MF(type, field, sz, k, rev) GT_MFR(type, field, sz, k, rev, U8_MAX)
 #define GT_M10(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v1_0, field, sz, k, rev)
 #define GT_M13(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v1_3, field, sz, k, rev)
 #define GT_M20(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v2_0, field, sz, k, rev)
-#define GT_M23(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v2_3, field, sz, k, rev)
+#define GT_M24(field, sz, k, rev) GT_MF(struct gt_gpu_metrics_v2_4, field, sz, k, rev)
+#define GT_M24R(field, sz, k, rev, last)				\
+	GT_MFR(struct gt_gpu_metrics_v2_4, field, sz, k, rev, last)
+#define GT_M30(field, sz, k) GT_MF(struct gt_gpu_metrics_v3_0, field, sz, k, 0)
 
 /*
  * Content revisions 1 to 3 of a format share their leading fields: each
@@ -114,6 +136,13 @@ static_assert(offsetof(struct gt_gpu_metrics_v2_3, average_temperature_gfx) ==
 	      sizeof(struct gt_gpu_metrics_v2_2));
 static_assert(offsetof(struct gt_gpu_metrics_v2_1, fan_pwm) ==
 	      offsetof(struct gt_gpu_metrics_v2_3, fan_pwm));
+static_assert(offsetof(struct gt_gpu_metrics_v2_4, average_cpu_voltage) ==
+	      offsetof(struct gt_gpu_metrics_v2_3, average_temperature_l3) +
+	      sizeof_field(struct gt_gpu_metrics_v2_3, average_temperature_l3));
+static_assert(offsetof(struct gt_gpu_metrics_v2_4, fan_pwm) ==
+	      offsetof(struct gt_gpu_metrics_v2_3, fan_pwm));
+static_assert(offsetof(struct gt_gpu_metrics_v2_4, average_temperature_soc) ==
+	      offsetof(struct gt_gpu_metrics_v2_3, average_temperature_soc));
 
 static const struct gt_mfield gt_m1_0[] = {
 	GT_M10(temperature_edge, 2, GT_MK_TEMP_C, 0),
@@ -186,13 +215,79 @@ static const struct gt_mfield gt_m1[] = {
 	GT_M13(indep_throttle_status, 8, GT_MK_MASK, 3),
 };
 
+/*
+ * 1.4 and 1.5: SMU 13.0.6 (MI300; smu_v13_0_6_get_gpu_metrics() of 6.12,
+ * which rounds the firmware's Q10 values): temperatures in degrees C, the
+ * socket power in W, activities in %, the energy counter in 15.259 uJ
+ * units (raw), link speeds in 0.1 GT/s (PCIe) and Gbps (XGMI). 1.5 adds
+ * the JPEG activities (moving every later field) and two NAK counters.
+ * The per-instance arrays (clocks per XCC and per instance, VCN and JPEG
+ * activities, XGMI data) are not decoded.
+ */
+#define GT_M14(field, sz, k) GT_MF(struct gt_gpu_metrics_v1_4, field, sz, k, 4)
+#define GT_M15(field, sz, k) GT_MF(struct gt_gpu_metrics_v1_5, field, sz, k, 5)
+
+static const struct gt_mfield gt_m1_4[] = {
+	GT_M14(temperature_hotspot, 2, GT_MK_TEMP_C),
+	GT_M14(temperature_mem, 2, GT_MK_TEMP_C),
+	GT_M14(temperature_vrsoc, 2, GT_MK_TEMP_C),
+	GT_M14(curr_socket_power, 2, GT_MK_W),
+	GT_M14(average_gfx_activity, 2, GT_MK_PCT),
+	GT_M14(average_umc_activity, 2, GT_MK_PCT),
+	GT_M14(energy_accumulator, 8, GT_MK_RAW),
+	GT_M14(system_clock_counter, 8, GT_MK_NS),
+	GT_M14(throttle_status, 4, GT_MK_MASK),
+	GT_M14(gfxclk_lock_status, 4, GT_MK_MASK),
+	GT_M14(pcie_link_width, 2, GT_MK_LANES),
+	GT_M14(pcie_link_speed, 2, GT_MK_SPEED),
+	GT_M14(xgmi_link_width, 2, GT_MK_LANES),
+	GT_M14(xgmi_link_speed, 2, GT_MK_GBPS),
+	GT_M14(gfx_activity_acc, 4, GT_MK_RAW),
+	GT_M14(mem_activity_acc, 4, GT_MK_RAW),
+	GT_M14(pcie_bandwidth_acc, 8, GT_MK_RAW),
+	GT_M14(pcie_bandwidth_inst, 8, GT_MK_RAW),
+	GT_M14(pcie_l0_to_recov_count_acc, 8, GT_MK_RAW),
+	GT_M14(pcie_replay_count_acc, 8, GT_MK_RAW),
+	GT_M14(pcie_replay_rover_count_acc, 8, GT_MK_RAW),
+	GT_M14(firmware_timestamp, 8, GT_MK_10NS),
+	GT_M14(current_uclk, 2, GT_MK_MHZ),
+};
+
+static const struct gt_mfield gt_m1_5[] = {
+	GT_M15(temperature_hotspot, 2, GT_MK_TEMP_C),
+	GT_M15(temperature_mem, 2, GT_MK_TEMP_C),
+	GT_M15(temperature_vrsoc, 2, GT_MK_TEMP_C),
+	GT_M15(curr_socket_power, 2, GT_MK_W),
+	GT_M15(average_gfx_activity, 2, GT_MK_PCT),
+	GT_M15(average_umc_activity, 2, GT_MK_PCT),
+	GT_M15(energy_accumulator, 8, GT_MK_RAW),
+	GT_M15(system_clock_counter, 8, GT_MK_NS),
+	GT_M15(throttle_status, 4, GT_MK_MASK),
+	GT_M15(gfxclk_lock_status, 4, GT_MK_MASK),
+	GT_M15(pcie_link_width, 2, GT_MK_LANES),
+	GT_M15(pcie_link_speed, 2, GT_MK_SPEED),
+	GT_M15(xgmi_link_width, 2, GT_MK_LANES),
+	GT_M15(xgmi_link_speed, 2, GT_MK_GBPS),
+	GT_M15(gfx_activity_acc, 4, GT_MK_RAW),
+	GT_M15(mem_activity_acc, 4, GT_MK_RAW),
+	GT_M15(pcie_bandwidth_acc, 8, GT_MK_RAW),
+	GT_M15(pcie_bandwidth_inst, 8, GT_MK_RAW),
+	GT_M15(pcie_l0_to_recov_count_acc, 8, GT_MK_RAW),
+	GT_M15(pcie_replay_count_acc, 8, GT_MK_RAW),
+	GT_M15(pcie_replay_rover_count_acc, 8, GT_MK_RAW),
+	GT_M15(firmware_timestamp, 8, GT_MK_10NS),
+	GT_M15(current_uclk, 2, GT_MK_MHZ),
+	GT_M15(pcie_nak_sent_count_acc, 4, GT_MK_RAW),
+	GT_M15(pcie_nak_rcvd_count_acc, 4, GT_MK_RAW),
+};
+
 static const struct gt_mfield gt_m2_0[] = {
 	GT_M20(temperature_gfx, 2, GT_MK_TEMP_CC, 0),
 	GT_M20(temperature_soc, 2, GT_MK_TEMP_CC, 0),
-	GT_M20(average_gfx_activity, 2, GT_MK_PCT, 0),
-	GT_M20(average_mm_activity, 2, GT_MK_PCT, 0),
+	GT_M20(average_gfx_activity, 2, GT_MK_CPCT, 0),
+	GT_M20(average_mm_activity, 2, GT_MK_CPCT, 0),
 	GT_M20(system_clock_counter, 8, GT_MK_NS, 0),
-	GT_M20(average_socket_power, 2, GT_MK_MW, 0),
+	GT_M20(average_socket_power, 2, GT_MK_RAW, 0),	/* Renoir: W or mW */
 	GT_M20(average_cpu_power, 2, GT_MK_MW, 0),
 	GT_M20(average_soc_power, 2, GT_MK_MW, 0),
 	GT_M20(average_gfx_power, 2, GT_MK_MW, 0),
@@ -212,33 +307,114 @@ static const struct gt_mfield gt_m2_0[] = {
 	GT_M20(fan_pwm, 2, GT_MK_PWM, 0),
 };
 
+/*
+ * Format 2 (APUs). The units are those of the SMU code that fills each
+ * revision (6.12), checked against the unit its own sensor path
+ * (*_get_smu_metrics_data(), what gpu_busy_percent and power1_* show)
+ * converts from:
+ *
+ * - average_gfx_activity, average_mm_activity: hundredths of a percent
+ *   where every writer of the revision copies the firmware's raw value
+ *   that its sensor path divides by 100: 2.1 (yellow_carp_ppt.c,
+ *   smu_v13_0_4_ppt.c, smu_v13_0_5_ppt.c) and 2.2 (renoir_ppt.c,
+ *   vangogh_ppt.c with firmware interface < 3; cyan_skillfish_ppt.c leaves
+ *   them unfilled). 2.3 and 2.4 come from Van Gogh, whose sensor path
+ *   divides by 100 for firmware interface < 3 (vangogh_get_legacy_smu_
+ *   metrics_data()) and not for newer firmware (vangogh_get_smu_metrics_
+ *   data()), while kgd_pp_interface.h calls the 2.4 field "centi": the
+ *   unit depends on firmware the blob does not name, so the raw value is
+ *   printed, unit "raw".
+ * - average_socket_power: milliwatts everywhere but in Renoir's 2.2 (and
+ *   2.0, Renoir's first revision): renoir_get_smu_metrics_data()
+ *   takes CurrentSocketPower as watts on SMU firmware >= 0x373200 (MP1
+ *   12.0.0) or >= 0x40000f (MP1 12.0.1) and as milliwatts on older
+ *   firmware. Cyan Skillfish and legacy Van Gogh write 2.2 in mW. The blob
+ *   does not say which, so 2.0 and 2.2 print it raw; the "sensors" file's
+ *   power_avg (amdgpu's power1_average, which knows the firmware) is the
+ *   unambiguous reading.
+ */
 static const struct gt_mfield gt_m2[] = {
-	GT_M23(temperature_gfx, 2, GT_MK_TEMP_CC, 1),
-	GT_M23(temperature_soc, 2, GT_MK_TEMP_CC, 1),
-	GT_M23(average_gfx_activity, 2, GT_MK_PCT, 1),
-	GT_M23(average_mm_activity, 2, GT_MK_PCT, 1),
-	GT_M23(system_clock_counter, 8, GT_MK_NS, 1),
-	GT_M23(average_socket_power, 2, GT_MK_MW, 1),
-	GT_M23(average_cpu_power, 2, GT_MK_MW, 1),
-	GT_M23(average_soc_power, 2, GT_MK_MW, 1),
-	GT_M23(average_gfx_power, 2, GT_MK_MW, 1),
-	GT_M23(average_gfxclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_socclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_uclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_fclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_vclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(average_dclk_frequency, 2, GT_MK_MHZ, 1),
-	GT_M23(current_gfxclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_socclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_uclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_fclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_vclk, 2, GT_MK_MHZ, 1),
-	GT_M23(current_dclk, 2, GT_MK_MHZ, 1),
-	GT_M23(throttle_status, 4, GT_MK_MASK, 1),
-	GT_M23(fan_pwm, 2, GT_MK_PWM, 1),
-	GT_M23(indep_throttle_status, 8, GT_MK_MASK, 2),
-	GT_M23(average_temperature_gfx, 2, GT_MK_TEMP_CC, 3),
-	GT_M23(average_temperature_soc, 2, GT_MK_TEMP_CC, 3),
+	GT_M24(temperature_gfx, 2, GT_MK_TEMP_CC, 1),
+	GT_M24(temperature_soc, 2, GT_MK_TEMP_CC, 1),
+	GT_M24R(average_gfx_activity, 2, GT_MK_CPCT, 1, 2),
+	GT_M24R(average_gfx_activity, 2, GT_MK_RAW, 3, U8_MAX),
+	GT_M24R(average_mm_activity, 2, GT_MK_CPCT, 1, 2),
+	GT_M24R(average_mm_activity, 2, GT_MK_RAW, 3, U8_MAX),
+	GT_M24(system_clock_counter, 8, GT_MK_NS, 1),
+	GT_M24R(average_socket_power, 2, GT_MK_MW, 1, 1),
+	GT_M24R(average_socket_power, 2, GT_MK_RAW, 2, 2),
+	GT_M24R(average_socket_power, 2, GT_MK_MW, 3, U8_MAX),
+	GT_M24(average_cpu_power, 2, GT_MK_MW, 1),
+	GT_M24(average_soc_power, 2, GT_MK_MW, 1),
+	GT_M24(average_gfx_power, 2, GT_MK_MW, 1),
+	GT_M24(average_gfxclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_socclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_uclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_fclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_vclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(average_dclk_frequency, 2, GT_MK_MHZ, 1),
+	GT_M24(current_gfxclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_socclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_uclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_fclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_vclk, 2, GT_MK_MHZ, 1),
+	GT_M24(current_dclk, 2, GT_MK_MHZ, 1),
+	GT_M24(throttle_status, 4, GT_MK_MASK, 1),
+	GT_M24(fan_pwm, 2, GT_MK_PWM, 1),
+	GT_M24(indep_throttle_status, 8, GT_MK_MASK, 2),
+	GT_M24(average_temperature_gfx, 2, GT_MK_TEMP_CC, 3),
+	GT_M24(average_temperature_soc, 2, GT_MK_TEMP_CC, 3),
+	GT_M24(average_cpu_voltage, 2, GT_MK_MV, 4),
+	GT_M24(average_soc_voltage, 2, GT_MK_MV, 4),
+	GT_M24(average_gfx_voltage, 2, GT_MK_MV, 4),
+	GT_M24(average_cpu_current, 2, GT_MK_MA, 4),
+	GT_M24(average_soc_current, 2, GT_MK_MA, 4),
+	GT_M24(average_gfx_current, 2, GT_MK_MA, 4),
+};
+
+/*
+ * 3.0: SMU 14.0.0 APUs (smu_v14_0_0_ppt.c of 6.12, which copies the SMU's
+ * values). Temperatures in centidegrees and the VCN activity in hundredths
+ * of a percent (its sensor path divides each by 100), powers in mW (the
+ * header's unit; the sensor path takes SocketPower as mW), clocks in MHz.
+ * The GFX activity is percent on SMU firmware > 0x5d4600 and hundredths
+ * before (smu_v14_0_0_get_smu_metrics_data()): raw. Throttle residencies
+ * are counters of the firmware's: raw. The per-core, IPU and bandwidth
+ * fields are not decoded.
+ */
+static const struct gt_mfield gt_m3_0[] = {
+	GT_M30(temperature_gfx, 2, GT_MK_TEMP_CC),
+	GT_M30(temperature_soc, 2, GT_MK_TEMP_CC),
+	GT_M30(temperature_skin, 2, GT_MK_TEMP_CC),
+	GT_M30(average_gfx_activity, 2, GT_MK_RAW),
+	GT_M30(average_vcn_activity, 2, GT_MK_CPCT),
+	GT_M30(system_clock_counter, 8, GT_MK_NS),
+	GT_M30(average_socket_power, 4, GT_MK_MW),
+	GT_M30(average_ipu_power, 2, GT_MK_MW),
+	GT_M30(average_apu_power, 4, GT_MK_MW),
+	GT_M30(average_gfx_power, 4, GT_MK_MW),
+	GT_M30(average_dgpu_power, 4, GT_MK_MW),
+	GT_M30(average_all_core_power, 4, GT_MK_MW),
+	GT_M30(average_sys_power, 2, GT_MK_MW),
+	GT_M30(stapm_power_limit, 2, GT_MK_MW),
+	GT_M30(current_stapm_power_limit, 2, GT_MK_MW),
+	GT_M30(average_gfxclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_socclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_vpeclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_ipuclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_fclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_vclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_uclk_frequency, 2, GT_MK_MHZ),
+	GT_M30(average_mpipu_frequency, 2, GT_MK_MHZ),
+	GT_M30(current_core_maxfreq, 2, GT_MK_MHZ),
+	GT_M30(current_gfx_maxfreq, 2, GT_MK_MHZ),
+	GT_M30(throttle_residency_prochot, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_spl, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_fppt, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_sppt, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_thm_core, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_thm_gfx, 4, GT_MK_RAW),
+	GT_M30(throttle_residency_thm_soc, 4, GT_MK_RAW),
 };
 
 /**
@@ -266,6 +442,10 @@ static const struct gt_mlayout gt_mlayouts[] = {
 	  .fields = gt_m1, .nfields = ARRAY_SIZE(gt_m1) },
 	{ .frev = 1, .crev = 3, .size = GT_GPU_METRICS_V1_3_SIZE,
 	  .fields = gt_m1, .nfields = ARRAY_SIZE(gt_m1) },
+	{ .frev = 1, .crev = 4, .size = GT_GPU_METRICS_V1_4_SIZE,
+	  .fields = gt_m1_4, .nfields = ARRAY_SIZE(gt_m1_4) },
+	{ .frev = 1, .crev = 5, .size = GT_GPU_METRICS_V1_5_SIZE,
+	  .fields = gt_m1_5, .nfields = ARRAY_SIZE(gt_m1_5) },
 	{ .frev = 2, .crev = 0, .size = GT_GPU_METRICS_V2_0_SIZE,
 	  .fields = gt_m2_0, .nfields = ARRAY_SIZE(gt_m2_0) },
 	{ .frev = 2, .crev = 1, .size = GT_GPU_METRICS_V2_1_SIZE,
@@ -274,6 +454,10 @@ static const struct gt_mlayout gt_mlayouts[] = {
 	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
 	{ .frev = 2, .crev = 3, .size = GT_GPU_METRICS_V2_3_SIZE,
 	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
+	{ .frev = 2, .crev = 4, .size = GT_GPU_METRICS_V2_4_SIZE,
+	  .fields = gt_m2, .nfields = ARRAY_SIZE(gt_m2) },
+	{ .frev = 3, .crev = 0, .size = GT_GPU_METRICS_V3_0_SIZE,
+	  .fields = gt_m3_0, .nfields = ARRAY_SIZE(gt_m3_0) },
 };
 
 static const struct gt_mlayout *gt_mlayout_find(u8 frev, u8 crev)
@@ -332,6 +516,10 @@ static void gt_mfield_show(struct seq_file *m, const u8 *blob, const struct gt_m
 		break;
 	case GT_MK_TEMP_CC:
 		seq_printf(m, "%s: %llu %s\n", f->key, v * 10, unit);
+		break;
+	case GT_MK_CPCT:
+		/* Truncated, as amdgpu's own sensor path divides. */
+		seq_printf(m, "%s: %llu %s\n", f->key, v / 100, unit);
 		break;
 	case GT_MK_MASK:
 		seq_printf(m, "%s: 0x%llx %s\n", f->key, v, unit);
@@ -396,7 +584,7 @@ void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len)
 	if (!ok)
 		return;
 	for (i = 0; i < l->nfields; i++)
-		if (l->fields[i].crev <= l->crev)
+		if (l->fields[i].crev <= l->crev && l->crev <= l->fields[i].crev_last)
 			gt_mfield_show(m, blob, &l->fields[i]);
 }
 

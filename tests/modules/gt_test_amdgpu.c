@@ -26,6 +26,7 @@
 #include <linux/sysfs.h>
 #include <linux/uaccess.h>
 
+#include "../../module/compat.h"
 #include "gt_test_gpu_metrics.h"
 
 /**
@@ -51,22 +52,36 @@
  *   ``gpu_metrics``, a regular device attribute whose read returns the raw
  *   bytes of a struct gpu_metrics_v*_* (see gt_test_gpu_metrics.h).
  *
- * Visibility follows amdgpu's rules for the chip kind chosen with the
- * ``apu`` knob: a dGPU has no ``in1`` (only APUs have vddnb); an APU has
- * no ``temp2`` / ``temp3``, no ``freq2`` (mclk), no ``fan1_input`` /
- * ``pwm1`` and no ``mem_busy_percent``. Each label follows its input.
+ * What it copies from which kernel: the attribute set, units and
+ * visibility of 6.12's amdgpu_pm.c (hwmon_attributes_visible() and
+ * default_attr_update(), 6.1's being the same for these files), by GC IP
+ * version (``gc_version``, default 10.1.1, Navi 14), APU or not (``apu``)
+ * and fan or not (``no_fan``): no ``temp2`` / ``temp3`` on APUs and before
+ * GC 9.0; no ``in0`` on SI (GC 6) and KV (GC 7 APUs); ``in1`` only on APUs;
+ * no ``freq2``, ``fan1_input``, ``pwm1`` on APUs; no fan files without a
+ * fan; no ``mem_busy_percent`` on APUs and Vega10 (GC 9.0.1); no
+ * ``gpu_metrics`` before GC 9.1. Each label follows its input. ``pwm1`` is
+ * 0644 as in amdgpu; a write fails with -EINVAL (automatic fan control).
  * Linux 6.1 has ``power1_average`` only; later kernels add
  * ``power1_input`` and hide whichever of the two the firmware lacks, so
  * ``power1_input`` starts hidden and both are switched with the ``hide/``
  * knobs. Any attribute can be hidden, which removes its file at once.
  *
  * Runtime PM is amdgpu's: autosuspend (``autosuspend_ms``, default 100)
- * allowed at probe (``runpm=1``), and every read of a sensor attribute,
- * hwmon or PCI, takes pm_runtime_get_sync() and pm_runtime_put_autosuspend()
- * as amdgpu 6.1 does, so a read wakes a suspended device (labels and
- * ``mem_info_vram_*`` do not, as in amdgpu). The suspend and resume
- * callbacks only count and flip a flag; the suspend callback saves the
- * config space itself so that the PCI core leaves the power state alone.
+ * allowed at probe (``runpm=1``), and amdgpu_pmops_runtime_idle()'s busy
+ * mark (amdgpu_drv.c, 6.1 to mainline) in the runtime_idle callback. Every
+ * read of a sensor attribute, hwmon or PCI, is refused with -EPERM while
+ * the ``in_suspend`` knob is set (a system suspend in progress, as in every
+ * amdgpu), then takes a runtime PM reference as the amdgpu of the kernel it
+ * is built for (compat.h): up to 6.12 pm_runtime_get_sync(), so a read
+ * wakes a suspended device; from 6.13 pm_runtime_get_if_active(), so a
+ * read of a suspended device fails with -EPERM (module parameter
+ * ``sensor_read_wakes`` chooses either on any kernel). It is dropped with
+ * pm_runtime_put_autosuspend(), after a busy mark except on 6.13 and 6.14.
+ * Labels and ``mem_info_vram_*`` take no reference, as in amdgpu. The
+ * suspend and resume callbacks only count and flip a flag; the suspend
+ * callback saves the config space itself so that the PCI core leaves the
+ * power state alone.
  *
  * Knobs, per bound device, in ``/sys/kernel/debug/gt_test_amdgpu/<pci
  * address>/`` (root only):
@@ -74,8 +89,8 @@
  * - one file per value (see gt_vals[] below for names, units, ranges and
  *   defaults): a decimal (or 0x hex) integer; out of range input is
  *   refused with -EINVAL and a message giving the range;
- * - ``gpu_metrics_rev``: ``<format>.<content>`` of the blob; 1.0 to 1.3
- *   and 2.0 to 2.3 give the kernel's layouts, any other pair of 0..255
+ * - ``gpu_metrics_rev``: ``<format>.<content>`` of the blob; 1.0 to 1.5,
+ *   2.0 to 2.4 and 3.0 give the kernel's layouts, any other pair of 0..255
  *   gives an "unknown revision" blob: 120 bytes of 0xff under a header
  *   with that revision and structure_size 120;
  * - ``gpu_metrics_truncate``: bytes cut from the end of the blob read
@@ -92,6 +107,11 @@
 static bool runpm = true;
 module_param(runpm, bool, 0444);
 MODULE_PARM_DESC(runpm, "Allow runtime suspend at probe, as amdgpu does (default: 1)");
+
+static bool sensor_read_wakes = GT_AMDGPU_SENSOR_READ_WAKES;
+module_param(sensor_read_wakes, bool, 0444);
+MODULE_PARM_DESC(sensor_read_wakes,
+		 "Sensor reads wake a suspended device, as amdgpu before 6.13; 0: fail with -EPERM, as 6.13 on (default: this kernel's amdgpu)");
 
 static int autosuspend_ms = 100;
 module_param(autosuspend_ms, int, 0444);
@@ -131,6 +151,9 @@ enum gt_val {
 	GT_V_FWTS,
 	GT_V_METRICS_TRUNCATE,
 	GT_V_APU,
+	GT_V_GC_VERSION,
+	GT_V_NO_FAN,
+	GT_V_IN_SUSPEND,
 	GT_V_NR
 };
 
@@ -186,7 +209,15 @@ static const struct gt_val_desc gt_vals[GT_V_NR] = {
 	[GT_V_FWTS] = { "firmware_timestamp", "10 ns", 0, S64_MAX, 100000000000LL },
 	[GT_V_METRICS_TRUNCATE] = { "gpu_metrics_truncate", "bytes", 0, PAGE_SIZE, 0 },
 	[GT_V_APU] = { "apu", "0 (dGPU) or 1 (APU)", 0, 1, 0, true },
+	/* IP_VERSION(major, minor, rev) as amdgpu packs it; Navi 14: 10.1.1 */
+	[GT_V_GC_VERSION] = { "gc_version", "IP_VERSION, (major << 16 | minor << 8 | rev)",
+			      0x060000, 0xffffff, 0x0a0101, true },
+	[GT_V_NO_FAN] = { "no_fan", "0 or 1 (adev->pm.no_fan)", 0, 1, 0, true },
+	[GT_V_IN_SUSPEND] = { "in_suspend", "0 or 1 (system suspend in progress)", 0, 1, 0 },
 };
+
+/* amdgpu's IP_VERSION() (amdgpu.h) */
+#define GT_IP_VERSION(mj, mn, rv) ((mj) << 16 | (mn) << 8 | (rv))
 
 /* The attributes presented; each can be hidden or made to fail. */
 enum gt_attr_id {
@@ -337,6 +368,23 @@ static_assert(offsetof(struct gt_gpu_metrics_v2_3, average_temperature_gfx) ==
 static_assert(offsetof(struct gt_gpu_metrics_v2_1, fan_pwm) ==
 	      offsetof(struct gt_gpu_metrics_v2_3, fan_pwm));
 
+/* The largest layout gt_metrics_build() writes. */
+#define GT_METRICS_BUILD_MAX GT_GPU_METRICS_V1_5_SIZE
+static_assert(GT_METRICS_BUILD_MAX >= GT_GPU_METRICS_V3_0_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_4) == GT_GPU_METRICS_V1_4_SIZE);
+static_assert(sizeof(struct gt_gpu_metrics_v1_5) == GT_GPU_METRICS_V1_5_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v1_4, energy_accumulator) == 24);
+static_assert(offsetof(struct gt_gpu_metrics_v1_5, energy_accumulator) == 88);
+static_assert(offsetof(struct gt_gpu_metrics_v1_5, firmware_timestamp) == 304);
+static_assert(sizeof(struct gt_gpu_metrics_v3_0) == GT_GPU_METRICS_V3_0_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, system_clock_counter) == 104);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, average_socket_power) == 112);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, average_apu_power) == 120);
+static_assert(offsetof(struct gt_gpu_metrics_v3_0, throttle_residency_prochot) == 228);
+static_assert(sizeof(struct gt_gpu_metrics_v2_4) == GT_GPU_METRICS_V2_4_SIZE);
+static_assert(offsetof(struct gt_gpu_metrics_v2_4, average_cpu_voltage) ==
+	      GT_GPU_METRICS_V2_3_SIZE);
+
 /* A filled field never reads as all ones ("not supported"). */
 static u16 gt_u16(s64 v)
 {
@@ -412,8 +460,9 @@ static void gt_fill_v2_0(struct gt_gpu_metrics_v2_0 *m, const s64 *v)
 	m->system_clock_counter = v[GT_V_SYSCLK];
 	m->temperature_gfx = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 10));
 	m->temperature_soc = gt_u16(div_s64(v[GT_V_TEMP_SOC], 10));
-	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
-	m->average_mm_activity = gt_u16(v[GT_V_MM_BUSY]);
+	/* Hundredths of a percent: renoir_ppt.c copies the SMU's value. */
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY] * 100);
+	m->average_mm_activity = gt_u16(v[GT_V_MM_BUSY] * 100);
 	m->average_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000));
 	m->average_gfxclk_frequency = gt_mhz(v[GT_V_SCLK_AVG]);
 	m->average_uclk_frequency = gt_mhz(v[GT_V_MCLK_AVG]);
@@ -423,13 +472,14 @@ static void gt_fill_v2_0(struct gt_gpu_metrics_v2_0 *m, const s64 *v)
 	m->fan_pwm = gt_u16(v[GT_V_PWM]);
 }
 
-/* Also fills 2.1 and 2.2, which are leading parts of the 2.3 layout. */
-static void gt_fill_v2_3(struct gt_gpu_metrics_v2_3 *m, const s64 *v)
+/* Also fills 2.1 to 2.3, which are leading parts of the 2.4 layout. */
+static void gt_fill_v2_4(struct gt_gpu_metrics_v2_4 *m, const s64 *v)
 {
 	m->temperature_gfx = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 10));
 	m->temperature_soc = gt_u16(div_s64(v[GT_V_TEMP_SOC], 10));
-	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
-	m->average_mm_activity = gt_u16(v[GT_V_MM_BUSY]);
+	/* Hundredths of a percent, as the 2.1 and 2.2 writers (see the header). */
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY] * 100);
+	m->average_mm_activity = gt_u16(v[GT_V_MM_BUSY] * 100);
 	m->system_clock_counter = v[GT_V_SYSCLK];
 	m->average_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000));
 	m->average_gfxclk_frequency = gt_mhz(v[GT_V_SCLK_AVG]);
@@ -441,11 +491,67 @@ static void gt_fill_v2_3(struct gt_gpu_metrics_v2_3 *m, const s64 *v)
 	m->indep_throttle_status = v[GT_V_INDEP_THROTTLE];
 	m->average_temperature_gfx = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 10));
 	m->average_temperature_soc = gt_u16(div_s64(v[GT_V_TEMP_SOC], 10));
+	m->average_gfx_voltage = gt_u16(v[GT_V_VDDGFX]);
+	m->average_soc_voltage = gt_u16(v[GT_V_VDDNB]);
+}
+
+/* SMU 13.0.6 (MI300, smu_v13_0_6_get_gpu_metrics(), 6.12). */
+static void gt_fill_v1_4(struct gt_gpu_metrics_v1_4 *m, const s64 *v)
+{
+	m->temperature_hotspot = gt_u16(div_s64(v[GT_V_TEMP_JUNCTION], 1000));
+	m->temperature_mem = gt_u16(div_s64(v[GT_V_TEMP_MEM], 1000));
+	m->temperature_vrsoc = gt_u16(div_s64(v[GT_V_TEMP_VRSOC], 1000));
+	m->curr_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000000));
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
+	m->average_umc_activity = gt_u16(v[GT_V_MEM_BUSY]);
+	m->energy_accumulator = v[GT_V_ENERGY];
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
+	m->pcie_link_width = gt_u16(v[GT_V_PCIE_WIDTH]);
+	m->pcie_link_speed = gt_u16(v[GT_V_PCIE_SPEED]);
+	m->firmware_timestamp = v[GT_V_FWTS];
+	m->current_gfxclk[0] = gt_mhz(v[GT_V_SCLK]);
+	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+}
+
+/* The same fields as 1.4, at other offsets. */
+static void gt_fill_v1_5(struct gt_gpu_metrics_v1_5 *m, const s64 *v)
+{
+	m->temperature_hotspot = gt_u16(div_s64(v[GT_V_TEMP_JUNCTION], 1000));
+	m->temperature_mem = gt_u16(div_s64(v[GT_V_TEMP_MEM], 1000));
+	m->temperature_vrsoc = gt_u16(div_s64(v[GT_V_TEMP_VRSOC], 1000));
+	m->curr_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000000));
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
+	m->average_umc_activity = gt_u16(v[GT_V_MEM_BUSY]);
+	m->energy_accumulator = v[GT_V_ENERGY];
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
+	m->pcie_link_width = gt_u16(v[GT_V_PCIE_WIDTH]);
+	m->pcie_link_speed = gt_u16(v[GT_V_PCIE_SPEED]);
+	m->firmware_timestamp = v[GT_V_FWTS];
+	m->current_gfxclk[0] = gt_mhz(v[GT_V_SCLK]);
+	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+}
+
+/* SMU 14.0.0 APUs (smu_v14_0_0_get_gpu_metrics(), 6.12). */
+static void gt_fill_v3_0(struct gt_gpu_metrics_v3_0 *m, const s64 *v)
+{
+	m->temperature_gfx = gt_u16(div_s64(v[GT_V_TEMP_EDGE], 10));
+	m->temperature_soc = gt_u16(div_s64(v[GT_V_TEMP_SOC], 10));
+	/* Hundredths of a percent, as firmware up to 0x5d4600 writes them. */
+	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY] * 100);
+	m->average_vcn_activity = gt_u16(v[GT_V_MM_BUSY] * 100);
+	m->system_clock_counter = v[GT_V_SYSCLK];
+	m->average_socket_power = clamp_t(s64, div_s64(v[GT_V_POWER_AVG], 1000),
+					  0, U32_MAX - 1);
+	m->average_gfxclk_frequency = gt_mhz(v[GT_V_SCLK_AVG]);
+	m->average_uclk_frequency = gt_mhz(v[GT_V_MCLK_AVG]);
+	m->current_gfx_maxfreq = gt_mhz(v[GT_V_SCLK]);
 }
 
 /**
  * gt_metrics_build() - write a gpu_metrics blob as amdgpu would
- * @buf: destination, at least GT_GPU_METRICS_V2_3_SIZE bytes
+ * @buf: destination, at least GT_METRICS_BUILD_MAX bytes
  * @v: knob values, indexed by enum gt_val
  * @frev: format revision
  * @crev: content revision
@@ -467,6 +573,12 @@ static size_t gt_metrics_build(void *buf, const s64 *v, u8 frev, u8 crev)
 	case 0x102:
 		size = sizeof(struct gt_gpu_metrics_v1_2);
 		break;
+	case 0x104:
+		size = sizeof(struct gt_gpu_metrics_v1_4);
+		break;
+	case 0x105:
+		size = sizeof(struct gt_gpu_metrics_v1_5);
+		break;
 	case 0x200:
 		size = sizeof(struct gt_gpu_metrics_v2_0);
 		break;
@@ -479,22 +591,34 @@ static size_t gt_metrics_build(void *buf, const s64 *v, u8 frev, u8 crev)
 	case 0x203:
 		size = sizeof(struct gt_gpu_metrics_v2_3);
 		break;
+	case 0x204:
+		size = sizeof(struct gt_gpu_metrics_v2_4);
+		break;
+	case 0x300:
+		size = sizeof(struct gt_gpu_metrics_v3_0);
+		break;
 	default: /* 1.3 and unknown revisions */
 		size = sizeof(struct gt_gpu_metrics_v1_3);
 		break;
 	}
 
-	memset(buf, GT_METRICS_FILL_BYTE, GT_GPU_METRICS_V2_3_SIZE);
+	memset(buf, GT_METRICS_FILL_BYTE, GT_METRICS_BUILD_MAX);
 	if (frev == 1 && crev == 0)
 		gt_fill_v1_0(buf, v);
 	else if (frev == 1 && crev <= 3)
 		gt_fill_v1_3(buf, v);
+	else if (frev == 1 && crev == 4)
+		gt_fill_v1_4(buf, v);
+	else if (frev == 1 && crev == 5)
+		gt_fill_v1_5(buf, v);
 	else if (frev == 2 && crev == 0)
 		gt_fill_v2_0(buf, v);
-	else if (frev == 2 && crev <= 3)
-		gt_fill_v2_3(buf, v);
+	else if (frev == 2 && crev <= 4)
+		gt_fill_v2_4(buf, v);
+	else if (frev == 3 && crev == 0)
+		gt_fill_v3_0(buf, v);
 	/* Bytes past @size were filled by a longer layout: reset them. */
-	memset(buf + size, GT_METRICS_FILL_BYTE, GT_GPU_METRICS_V2_3_SIZE - size);
+	memset(buf + size, GT_METRICS_FILL_BYTE, GT_METRICS_BUILD_MAX - size);
 
 	h->structure_size = size;
 	h->format_revision = frev;
@@ -502,24 +626,42 @@ static size_t gt_metrics_build(void *buf, const s64 *v, u8 frev, u8 crev)
 	return size;
 }
 
-/* Whether amdgpu would show attribute @id; called with gd->lock held. */
+/*
+ * Whether amdgpu would show attribute @id; called with gd->lock held. The
+ * rules of 6.12's amdgpu_pm.c that decide what gputelemetry reads:
+ * hwmon_attributes_visible() for the hwmon files, default_attr_update()
+ * for the PCI device's, by GC IP version (gc_version), APU or not (apu)
+ * and fan or not (no_fan). Families are told apart by GC version: SI is
+ * GC 6, KV (the family of the GC 7 APUs) GC 7 with apu.
+ */
 static bool gt_attr_present(struct gt_dev *gd, enum gt_attr_id id)
 {
 	bool apu = gd->values[GT_V_APU];
+	u32 gc = gd->values[GT_V_GC_VERSION];
+	bool gc943 = gc == GT_IP_VERSION(9, 4, 3) || gc == GT_IP_VERSION(9, 4, 4);
 
 	lockdep_assert_held(&gd->lock);
 	if (gd->hide[id])
 		return false;
 	switch (id) {
-	case GT_A_IN1: /* only APUs have vddnb */
-		return apu;
+	case GT_A_IN0: /* vddgfx: not on SI and KV, nor GC 9.4.3/9.4.4 */
+		return !(gc < GT_IP_VERSION(7, 0, 0) ||
+			 (apu && gc < GT_IP_VERSION(8, 0, 0)) || gc943);
+	case GT_A_IN1: /* only APUs other than GC 9.4.3/9.4.4 have vddnb */
+		return apu && !gc943;
 	case GT_A_TEMP2: /* only SOC15 dGPUs have hotspot and mem temperatures */
 	case GT_A_TEMP3:
-	case GT_A_FREQ2: /* no mclk on APUs */
-	case GT_A_FAN1: /* no fan attributes on APUs */
+		return gc943 || (!apu && gc >= GT_IP_VERSION(9, 0, 0));
+	case GT_A_FREQ2: /* no mclk on APUs other than GC 9.4.3 */
+		return !apu || gc == GT_IP_VERSION(9, 4, 3);
+	case GT_A_FAN1: /* no fan attributes on APUs, nor without a fan */
 	case GT_A_PWM1:
-	case GT_A_MEM_BUSY: /* hidden on APUs by default_attr_update() */
-		return !apu;
+		return !apu && !gd->values[GT_V_NO_FAN];
+	case GT_A_MEM_BUSY: /* not on APUs (but GC 9.4.3), nor on Vega10 */
+		return !(apu && gc != GT_IP_VERSION(9, 4, 3)) &&
+		       gc != GT_IP_VERSION(9, 0, 1);
+	case GT_A_GPU_METRICS: /* GC 9.1 (Raven) on */
+		return gc >= GT_IP_VERSION(9, 1, 0);
 	default:
 		return true;
 	}
@@ -537,7 +679,15 @@ struct gt_attr {
 
 #define to_gt_attr(da) container_of(da, struct gt_attr, dev_attr)
 
-/* Guard, get: as amdgpu's handlers, a read may resume the device. */
+/*
+ * Guard, get: as amdgpu's handlers (amdgpu_hwmon_get_sensor_generic() and
+ * the other getters of amdgpu_pm.c). A system suspend in progress refuses
+ * the read with -EPERM on every kernel ("adev->in_suspend &&
+ * !adev->in_runpm"). Then up to 6.12 pm_runtime_get_sync() resumes a
+ * suspended device; from 6.13 pm_runtime_get_if_active() refuses it with
+ * -EPERM (compat.h, GT_AMDGPU_SENSOR_READ_WAKES; the sensor_read_wakes
+ * parameter chooses either on any kernel).
+ */
 static int gt_get(struct gt_dev *gd, enum gt_attr_id id)
 {
 	struct device *dev = &gd->pdev->dev;
@@ -545,22 +695,32 @@ static int gt_get(struct gt_dev *gd, enum gt_attr_id id)
 
 	if (!gt_attrs[id].wakes)
 		return 0;
-	ret = pm_runtime_get_sync(dev);
-	if (ret < 0) {
-		pm_runtime_put_autosuspend(dev);
-		return ret;
+	if (READ_ONCE(gd->values[GT_V_IN_SUSPEND]))
+		return -EPERM;
+	if (sensor_read_wakes) {
+		ret = pm_runtime_get_sync(dev);
+		if (ret < 0) {
+			pm_runtime_put_autosuspend(dev);
+			return ret;
+		}
+	} else {
+		ret = gt_pm_runtime_get_if_active(dev);
+		if (ret <= 0)
+			return ret ?: -EPERM;
 	}
 	atomic_inc(&gd->reads);
 	return 0;
 }
 
+/* As amdgpu: a busy mark, except in 6.13 and 6.14 (compat.h). */
 static void gt_put(struct gt_dev *gd, enum gt_attr_id id)
 {
 	struct device *dev = &gd->pdev->dev;
 
 	if (!gt_attrs[id].wakes)
 		return;
-	pm_runtime_mark_last_busy(dev);
+	if (GT_AMDGPU_SENSOR_READ_MARKS_BUSY)
+		pm_runtime_mark_last_busy(dev);
 	pm_runtime_put_autosuspend(dev);
 }
 
@@ -642,7 +802,20 @@ GT_ATTR(in0_label, GT_A_IN0, gt_label_show);
 GT_ATTR(in1_input, GT_A_IN1, gt_value_show);
 GT_ATTR(in1_label, GT_A_IN1, gt_label_show);
 GT_ATTR(fan1_input, GT_A_FAN1, gt_value_show);
-GT_ATTR(pwm1, GT_A_PWM1, gt_value_show);
+/*
+ * pwm1 is 0644 in amdgpu; a write while the fan is under automatic
+ * control (the only mode here) fails as amdgpu_hwmon_set_pwm1() does.
+ */
+static ssize_t gt_pwm1_store(struct device *dev, struct device_attribute *da,
+			     const char *buf, size_t count)
+{
+	return -EINVAL;
+}
+
+static struct gt_attr gt_attr_pwm1 = {
+	.dev_attr = __ATTR(pwm1, 0644, gt_value_show, gt_pwm1_store),
+	.id = GT_A_PWM1,
+};
 GT_ATTR(gpu_busy_percent, GT_A_GPU_BUSY, gt_value_show);
 GT_ATTR(mem_busy_percent, GT_A_MEM_BUSY, gt_value_show);
 GT_ATTR(mem_info_vram_total, GT_A_VRAM_TOTAL, gt_value_show);
@@ -904,7 +1077,7 @@ static ssize_t gt_rev_write(struct file *file, const char __user *ubuf,
 	mutex_unlock(&gd->lock);
 	return count;
 bad:
-	pr_err("%s: gpu_metrics_rev: expected <format>.<content>, each 0..255 (1.0-1.3 and 2.0-2.3 are known layouts)\n",
+	pr_err("%s: gpu_metrics_rev: expected <format>.<content>, each 0..255 (1.0-1.5, 2.0-2.4 and 3.0 are known layouts)\n",
 	       pci_name(gd->pdev));
 	return -EINVAL;
 }
@@ -980,8 +1153,21 @@ static int gt_runtime_resume(struct device *dev)
 	return 0;
 }
 
+/*
+ * amdgpu_pmops_runtime_idle() (amdgpu_drv.c, 6.1 to mainline): marks the
+ * device busy and requests an autosuspend; with no display to check, the
+ * PM core then autosuspends it after the delay. Run by pm_runtime_put()
+ * and pm_runtime_idle(), not by pm_runtime_put_autosuspend().
+ */
+static int gt_runtime_idle(struct device *dev)
+{
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_autosuspend(dev);
+	return 0;
+}
+
 static const struct dev_pm_ops gt_pm_ops = {
-	RUNTIME_PM_OPS(gt_runtime_suspend, gt_runtime_resume, NULL)
+	RUNTIME_PM_OPS(gt_runtime_suspend, gt_runtime_resume, gt_runtime_idle)
 };
 
 static int gt_probe(struct pci_dev *pdev, const struct pci_device_id *id)

@@ -11,9 +11,13 @@
 # unbound, no sensors, nothing read); gputelemetry loaded before and after
 # the driver binds; every reading equal to what the driver presents, with
 # the unit conversions (Hz to MHz past 2^31, uW to mW); missing attributes
-# unavailable; power1_average vs power1_input; runtime suspend: a
-# suspended device is not woken by sampling or reads, and an awake one
-# sampled every 10 ms still autosuspends; unbind and rebind while sampling
+# unavailable; visibility by GC version; power1_average vs power1_input
+# (the fallback when the average is missing or "not supported"); runtime
+# suspend: a suspended device is not woken by sampling or reads, with
+# amdgpu's sensor reads of 6.1..6.12 (which wake) and of 6.13 on (which
+# fail with -EPERM), amdgpu's -EPERM shown as suspended, and an awake one
+# sampled every 10 ms still autosuspends (amdgpu's runtime_idle marks the
+# device busy); unbind and rebind while sampling
 # and under a bounded read loop; device removal and rescan; unloads in
 # either order; no kernel splat.
 . "$(dirname "$0")/gt_amdgpu_lib.sh"
@@ -162,6 +166,32 @@ missing_attributes() {
 	done
 }
 
+# What amdgpu 6.12 hides by GC version (tests/modules: gt_attr_present()).
+gc_visibility() {
+	ta_load && gt_load "$GT_TRUST" || fail "insmod failed"
+	ta_power on
+	ta_set gc_version 0x080003		# Polaris: no SOC15 temperatures
+	for l in "temp_junction: unavailable" "temp_mem: unavailable" \
+		 "temp_edge: $(ta_get temp_edge) mC" "vddgfx: $(ta_get vddgfx) mV" \
+		 "mem_busy: $(ta_get mem_busy_percent) %"; do
+		expect_line "$G/sensors" "$l"
+	done
+	ta_set gc_version 0x090001		# Vega10: no mem_busy_percent
+	expect_line "$G/sensors" "mem_busy: unavailable"
+	expect_line "$G/sensors" "temp_mem: $(ta_get temp_mem) mC"
+	ta_set gc_version 0x060000		# SI: no vddgfx
+	expect_line "$G/sensors" "vddgfx: unavailable"
+	ta_set gc_version 0x0a0101
+	ta_set no_fan 1				# a board without a fan
+	expect_line "$G/sensors" "fan: unavailable"
+	expect_line "$G/sensors" "fan_pwm: unavailable"
+	ta_set no_fan 0
+	expect_line "$G/sensors" "fan_pwm: $(ta_get pwm) pwm"
+	# pwm1 is 0644, as amdgpu's; gputelemetry only reads it.
+	mode=$(stat -c %a $P/hwmon/hwmon*/pwm1) || fail "no pwm1"
+	[ "$mode" = 644 ] || fail "pwm1 mode $mode, not 644"
+}
+
 # power1_average when present, else power1_input; never both mixed up.
 power_fallback() {
 	ta_load && gt_load "$GT_TRUST" || fail "insmod failed"
@@ -175,9 +205,15 @@ power_fallback() {
 	expect_line "$G/sensors" "power_avg: 47999 mW"
 	ta_set hide/power1_input 1		# neither
 	expect_line "$G/sensors" "power_avg: unavailable"
-	# An average that fails is unavailable, not replaced by the input.
+	# An average the firmware does not support (EOPNOTSUPP, 95: mainline
+	# Renoir) or has no data for (ENODATA, 61): the input instead.
 	ta_set hide/power1_average 0
 	ta_set hide/power1_input 0
+	for e in 95 61; do
+		ta_set fail/power1_average $e
+		expect_line "$G/sensors" "power_avg: 47999 mW"
+	done
+	# An average that fails otherwise is unavailable, not replaced.
 	ta_set fail/power1_average 5
 	expect_line "$G/sensors" "power_avg: unavailable"
 }
@@ -211,10 +247,62 @@ suspended_stays_asleep() {
 	case "$(gt_dev_line)" in *" amdgpu active") ;; *) fail "devices line '$(gt_dev_line)'" ;; esac
 }
 
+# amdgpu's sensor reads of 6.13 on (sensor_read_wakes=0) refuse a
+# suspended device with -EPERM instead of waking it: the device shows
+# suspended, nothing is woken; those of 6.1..6.12 (=1) wake it, which
+# gputelemetry never asks for. A system suspend in progress (in_suspend)
+# refuses every read with -EPERM on every kernel: suspended, not a zero.
+sensor_read_models() {
+	for wakes in 0 1; do
+		ta_load sensor_read_wakes=$wakes && gt_load "$GT_TRUST" interval_ms=10 ||
+			fail "insmod failed (sensor_read_wakes=$wakes)"
+		ta_power auto
+		ta_wait_suspended || fail "$DEV did not runtime-suspend"
+		resumes=$(ta_get runtime_resumes)
+		n=$(gt_dev_samples)
+		gt_dev_wait_samples "$n" 5 || fail "not sampled while suspended"
+		expect_no_sensors
+		expect_line "$G/metrics" "reason: suspended"
+		[ "$(ta_get runtime_resumes)" = "$resumes" ] || fail "woken (sensor_read_wakes=$wakes)"
+		# The driver itself, read directly: as amdgpu of each kernel.
+		if [ $wakes = 0 ]; then
+			cat $P/gpu_busy_percent >/dev/null 2>"$work/err" &&
+				fail "a suspended device's gpu_busy_percent read"
+			grep -q "not permitted" "$work/err" || fail "not EPERM: $(cat "$work/err")"
+			[ "$(ta_get runtime_resumes)" = "$resumes" ] || fail "the direct read woke it"
+		else
+			[ "$(cat $P/gpu_busy_percent)" = "$(ta_get gpu_busy_percent)" ] ||
+				fail "direct read"
+			[ "$(ta_get runtime_resumes)" -gt "$resumes" ] || fail "the direct read did not wake it"
+		fi
+		# Awake, but amdgpu refuses (system suspend in progress): what
+		# takes no PM reference (mem_info_vram_*) is still read.
+		ta_power on
+		expect_line "$G/sensors" "gpu_busy: $(ta_get gpu_busy_percent) %"
+		ta_set in_suspend 1
+		for k in $SENSOR_KEYS; do
+			case $k in vram_*) continue ;; esac
+			expect_line "$G/sensors" "$k: unavailable"
+		done
+		expect_line "$G/sensors" "vram_total: $(ta_get vram_total) B"
+		n=$(gt_dev_samples)
+		gt_dev_wait_samples "$n" 3 || fail "not sampled"
+		tail -n 1 "$G/history" | grep -q " temp_edge=na .* gpu_busy=na mem_busy=na vram_used=" ||
+			fail "history while refused: $(tail -n 1 "$G/history")"
+		ta_set in_suspend 0
+		expect_line "$G/sensors" "gpu_busy: $(ta_get gpu_busy_percent) %"
+		ta_reset
+	done
+}
+
 # Sampling every 10 ms does not keep an awake device from autosuspending
-# (the driver's autosuspend delay is 100 ms).
+# (the driver's autosuspend delay is 1 s here, longer than a sample takes
+# even under TCG, so that each sample falls inside it): gputelemetry puts
+# the busy mark of amdgpu's handlers back, and its put does not run
+# amdgpu's runtime_idle, which would mark the device busy again.
 awake_still_autosuspends() {
-	ta_load && gt_load "$GT_TRUST" interval_ms=10 || fail "insmod failed"
+	ta_load autosuspend_ms=1000 && gt_load "$GT_TRUST" interval_ms=10 ||
+		fail "insmod failed"
 	ta_power on
 	[ "$(ta_get runtime_suspended)" = N ] || fail "suspended while power/control is on"
 	n=$(gt_dev_samples)
@@ -224,6 +312,8 @@ awake_still_autosuspends() {
 	ta_power auto
 	ta_wait_suspended || fail "$DEV did not autosuspend while sampled at 10 ms"
 	resumes=$(ta_get runtime_resumes)
+	n=$(gt_dev_samples)
+	gt_dev_wait_samples "$n" 5 || fail "not sampled after the suspend"
 	sleep 0.5
 	[ "$(ta_get runtime_resumes)" = "$resumes" ] || fail "woken again by the sampler"
 }
@@ -334,15 +424,17 @@ case_run() {
 	ta_reset
 }
 
-ktap_header 13
+ktap_header 15
 case_run no_driver "ati-vga without a driver: listed unbound, no sensors, not sampled"
 case_run untrusted_driver "bound to an untrusted driver: unbound, never read"
 case_run load_before_bind "gputelemetry loaded before the driver binds"
 case_run load_after_bind "gputelemetry loaded after the driver bound"
 case_run readings_equal "readings equal the driver's, converted (Hz past 2^31, uW)"
 case_run missing_attributes "hidden or failing attributes unavailable, APU visibility"
-case_run power_fallback "power1_average, else power1_input"
+case_run gc_visibility "attributes amdgpu hides by GC version, or without a fan"
+case_run power_fallback "power1_average, else (missing or not supported) power1_input"
 case_run suspended_stays_asleep "runtime-suspended device not woken by sampling or reads"
+case_run sensor_read_models "amdgpu's reads that wake (6.1..6.12) or refuse with EPERM (6.13 on)"
 case_run awake_still_autosuspends "awake device sampled every 10 ms still autosuspends"
 case_run unbind_rebind "unbind and rebind while sampling"
 case_run churn_under_readers "unbind, rebind, driver reload, remove and rescan under readers"

@@ -1,17 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# gputelemetry's "metrics" file: the gpu_metrics blob of each revision the
-# kernel defines (v1_0..v1_3 for discrete GPUs, Navi 14 uses v1_3; v2_0..
-# v2_3 for APUs), presented by the gt_test_amdgpu test driver from knob
+# gputelemetry's "metrics" file: the gpu_metrics blob of each revision it
+# decodes (v1_0..v1_3 for discrete GPUs, Navi 14 uses v1_3; v1_4 and v1_5
+# for MI300; v2_0..v2_4 and v3_0 for APUs), presented by the gt_test_amdgpu test driver from knob
 # values set here, decoded field by field into known values; a truncated
 # blob, an unknown revision, a failing or missing attribute and a
 # suspended device reported as such, never decoded.
 #
 # The blob's units (tests/modules/gt_test_gpu_metrics.h, as amdgpu's SMU
-# code writes them): format 1 temperatures in degrees C and power in W,
-# format 2 temperatures in centidegrees C and power in mW; clocks in MHz.
-# gputelemetry prints temperatures in mC and power in mW.
+# code writes them): format 1 temperatures in degrees C, activities in
+# percent and power in W; format 2 temperatures in centidegrees C,
+# activities in hundredths of a percent and power in mW; clocks in MHz.
+# gputelemetry prints temperatures in mC, activities in percent and power
+# in mW, except where the unit depends on firmware the blob does not name
+# (format 2 activities in 2.3 and 2.4, socket power in 2.0 and 2.2): raw.
 . "$(dirname "$0")/gt_amdgpu_lib.sh"
 
 ta_require
@@ -111,11 +114,39 @@ format1_revisions() {
 	done
 }
 
-# What every format 2 revision decodes.
-expect_format2() {
+# 1.4 and 1.5 (MI300): a layout of their own; 1.5 moves every field after
+# the VCN activities by its 32 JPEG activities.
+format1_mi300_revisions() {
+	setup
+	ta_set power_average 550000000		# 550 W
+	for r in 1.4 1.5; do
+		rev $r
+		case $r in 1.4) expect_header 288 1 4 ;; 1.5) expect_header 360 1 5 ;; esac
+		for l in "temperature_hotspot: 52000 mC" "temperature_mem: 60000 mC" \
+			 "temperature_vrsoc: 47000 mC" "curr_socket_power: 550000 mW" \
+			 "average_gfx_activity: 37 %" "average_umc_activity: 12 %" \
+			 "energy_accumulator: 5000000000 raw" \
+			 "system_clock_counter: 1000000000123 ns" "throttle_status: 0x5 mask" \
+			 "gfxclk_lock_status: unavailable" "pcie_link_width: 16 lanes" \
+			 "pcie_link_speed: 160 0.1GT/s" "xgmi_link_speed: unavailable" \
+			 "firmware_timestamp: 100000000007 10ns" "current_uclk: 875 MHz"; do
+			expect_line "$M" "$l"
+		done
+		for k in temperature_edge average_socket_power voltage_gfx; do
+			expect_no_key "$M" $k
+		done
+	done
+	expect_line "$M" "pcie_nak_sent_count_acc: unavailable"
+	rev 1.4
+	expect_no_key "$M" pcie_nak_sent_count_acc
+}
+
+# What every format 2 revision decodes: activities as "37 %"/"5 %" (percent
+# from hundredths) or "3700 raw"/"500 raw", socket power as "mW" or "raw".
+expect_format2() { # gfx_activity mm_activity power_unit
 	for l in "temperature_gfx: 45670 mC" "temperature_soc: 50120 mC" \
-		 "average_gfx_activity: 37 %" "average_mm_activity: 5 %" \
-		 "average_socket_power: 15000 mW" "average_cpu_power: unavailable" \
+		 "average_gfx_activity: $1" "average_mm_activity: $2" \
+		 "average_socket_power: 15000 $3" "average_cpu_power: unavailable" \
 		 "system_clock_counter: 1000000000123 ns" \
 		 "average_gfxclk_frequency: 1800 MHz" "average_uclk_frequency: 870 MHz" \
 		 "current_gfxclk: 1845 MHz" "current_uclk: 875 MHz" \
@@ -131,25 +162,61 @@ format2_revisions() {
 	setup
 	ta_set apu 1
 	ta_set power_average 15000000		# an APU's 15 W
+	ta_set gpu_busy_percent 37		# 3700 in the blob
 	rev 2.0
 	expect_header 120 2 0
-	expect_format2
+	expect_format2 "37 %" "5 %" raw
 	expect_no_key "$M" indep_throttle_status
 	rev 2.1
 	expect_header 120 2 1
-	expect_format2
+	expect_format2 "37 %" "5 %" mW
 	expect_no_key "$M" indep_throttle_status
-	rev 2.2
+	rev 2.2					# Renoir: W or mW by firmware
 	expect_header 128 2 2
-	expect_format2
+	expect_format2 "37 %" "5 %" raw
 	expect_line "$M" "indep_throttle_status: 0x100000002 mask"
 	expect_no_key "$M" average_temperature_gfx
-	rev 2.3
+	rev 2.3					# Van Gogh: % or 0.01 % by firmware
 	expect_header 152 2 3
-	expect_format2
+	expect_format2 "3700 raw" "500 raw" mW
 	expect_line "$M" "indep_throttle_status: 0x100000002 mask"
 	expect_line "$M" "average_temperature_gfx: 45670 mC"
 	expect_line "$M" "average_temperature_soc: 50120 mC"
+	expect_no_key "$M" average_gfx_voltage
+	rev 2.4
+	expect_header 168 2 4
+	expect_format2 "3700 raw" "500 raw" mW
+	expect_line "$M" "average_temperature_soc: 50120 mC"
+	expect_line "$M" "average_gfx_voltage: 1050 mV"
+	expect_line "$M" "average_soc_voltage: 900 mV"
+	expect_line "$M" "average_cpu_voltage: unavailable"
+	expect_line "$M" "average_gfx_current: unavailable"
+	# Hundredths truncate to whole percent, as amdgpu's sensor path does.
+	ta_set gpu_busy_percent 100
+	rev 2.1
+	expect_line "$M" "average_gfx_activity: 100 %"
+	ta_set gpu_busy_percent 0
+	expect_line "$M" "average_gfx_activity: 0 %"
+}
+
+# 3.0 (SMU 14.0.0 APUs): a layout of its own, 32-bit powers.
+format3_revision() {
+	setup
+	ta_set apu 1
+	ta_set power_average 70000000		# 70000 mW: past a u16's 65535
+	rev 3.0
+	expect_header 264 3 0
+	for l in "temperature_gfx: 45670 mC" "temperature_soc: 50120 mC" \
+		 "temperature_skin: unavailable" "average_gfx_activity: 3700 raw" \
+		 "average_vcn_activity: 5 %" "system_clock_counter: 1000000000123 ns" \
+		 "average_socket_power: 70000 mW" "average_apu_power: unavailable" \
+		 "average_gfxclk_frequency: 1800 MHz" "average_uclk_frequency: 870 MHz" \
+		 "current_gfx_maxfreq: 1845 MHz" "throttle_residency_prochot: unavailable"; do
+		expect_line "$M" "$l"
+	done
+	for k in temperature_edge average_mm_activity fan_pwm indep_throttle_status; do
+		expect_no_key "$M" $k
+	done
 }
 
 # Shorter than the layout, or than the header says: reported, not decoded.
@@ -177,10 +244,11 @@ truncated() {
 	expect_line "$M" "status: ok"
 }
 
-# Revisions not in the kernel's 6.1 headers: reported with their header.
+# Revisions whose layout is not copied (1.6 and later: mainline's MI300
+# and later) or that no kernel has: reported with their header.
 unknown_revisions() {
 	setup
-	for r in 1.4 1.9 2.4 3.0 0.0 255.255; do
+	for r in 1.6 1.9 2.5 3.1 0.0 255.255; do
 		rev $r
 		expect_line "$M" "status: unknown_revision"
 		expect_line "$M" "format_revision: ${r%.*}"
@@ -202,6 +270,19 @@ unavailable() {
 	expect_line "$M" "reason: error -2"
 	ta_set hide/gpu_metrics 0
 	expect_line "$M" "status: ok"
+	# amdgpu refuses with -EPERM during a system suspend (every kernel)
+	# and, from 6.13, on a runtime-suspended GPU: suspended, not an error.
+	ta_set in_suspend 1
+	expect_line "$M" "status: unavailable"
+	expect_line "$M" "reason: suspended"
+	ta_set in_suspend 0
+	expect_line "$M" "status: ok"
+	# Before GC 9.1 amdgpu has no gpu_metrics.
+	ta_set gc_version 0x090000
+	[ ! -e "$P/gpu_metrics" ] || fail "gpu_metrics on GC 9.0"
+	expect_line "$M" "reason: error -2"
+	ta_set gc_version 0x090100
+	expect_line "$M" "status: ok"
 	ta_power auto
 	ta_wait_suspended || fail "$DEV did not runtime-suspend"
 	resumes=$(ta_get runtime_resumes)
@@ -220,9 +301,11 @@ case_run() {
 	ta_reset
 }
 
-ktap_header 6
+ktap_header 8
 case_run format1_revisions "gpu_metrics v1_0..v1_3 decoded (dGPU; Navi 14 is v1_3)"
-case_run format2_revisions "gpu_metrics v2_0..v2_3 decoded (APU)"
+case_run format1_mi300_revisions "gpu_metrics v1_4, v1_5 decoded (MI300)"
+case_run format2_revisions "gpu_metrics v2_0..v2_4 decoded (APU), units by revision"
+case_run format3_revision "gpu_metrics v3_0 decoded (SMU 14.0.0 APU)"
 case_run truncated "truncated blobs reported short, not decoded"
 case_run unknown_revisions "unknown revisions reported, not decoded"
 case_run unavailable "failing, missing and suspended: unavailable with the reason"
