@@ -182,6 +182,20 @@ const struct gt_source_ops gt_pci_none_ops = {
 	.release = gt_pci_release,
 };
 
+/* The sysfs directory of @pdev below the sysfs root, allocated, or NULL. */
+static char *gt_pci_sysfs_dir(struct pci_dev *pdev)
+{
+	char *path, *dir;
+
+	path = kobject_get_path(&pdev->dev.kobj, GFP_KERNEL);
+	if (!path)
+		return NULL;
+	/* "/devices/pci0000:00/...": without the leading '/'. */
+	dir = kstrdup(path + 1, GFP_KERNEL);
+	kfree(path);
+	return dir;
+}
+
 /*
  * Finds the gt_device of @pdev, registering it (unbound) when there is
  * none. Returns it with a reference, or NULL (then logged).
@@ -191,7 +205,6 @@ static struct gt_device *gt_pci_get(struct pci_dev *pdev)
 	struct gt_device *gdev;
 	struct gt_pci_gpu *gpu;
 	char loc[GT_LOCATION_LEN];
-	char *path;
 	int ret;
 
 	gdev = gt_device_find(pci_name(pdev));
@@ -199,17 +212,14 @@ static struct gt_device *gt_pci_get(struct pci_dev *pdev)
 		return gdev;
 
 	gpu = kzalloc(sizeof(*gpu), GFP_KERNEL);
-	path = kobject_get_path(&pdev->dev.kobj, GFP_KERNEL);
-	if (!gpu || !path) {
+	if (!gpu) {
 		ret = -ENOMEM;
-		goto err_free;
+		goto err_log;
 	}
-	/* "/devices/pci0000:00/..." below the sysfs root. */
-	gpu->dir = kstrdup(path + 1, GFP_KERNEL);
-	kfree(path);
+	gpu->dir = gt_pci_sysfs_dir(pdev);
 	if (!gpu->dir) {
 		ret = -ENOMEM;
-		goto err_free;
+		goto err_free_gpu;
 	}
 	gpu->pdev = pci_dev_get(pdev);
 	mutex_init(&gpu->probe_lock);
@@ -218,9 +228,7 @@ static struct gt_device *gt_pci_get(struct pci_dev *pdev)
 	gdev = gt_device_alloc(pci_name(pdev), loc, &gt_pci_none_ops, gpu);
 	if (IS_ERR(gdev)) {
 		ret = PTR_ERR(gdev);
-		pci_dev_put(gpu->pdev);
-		mutex_destroy(&gpu->probe_lock);
-		goto err_free;
+		goto err_put_pdev;
 	}
 	/* Not visible yet: no src_lock needed. Registered unbound. */
 	gdev->state = GT_UNBOUND;
@@ -230,15 +238,17 @@ static struct gt_device *gt_pci_get(struct pci_dev *pdev)
 		/* Registered meanwhile by a concurrent event: use that one. */
 		if (ret == -EEXIST)
 			return gt_device_find(pci_name(pdev));
-		pr_err("%s: cannot register the device (%d)\n", pci_name(pdev), ret);
-		return NULL;
+		goto err_log;
 	}
 	return gt_device_get(gdev);
 
-err_free:
-	if (gpu)
-		kfree(gpu->dir);
+err_put_pdev:
+	mutex_destroy(&gpu->probe_lock);
+	pci_dev_put(gpu->pdev);
+	kfree(gpu->dir);
+err_free_gpu:
 	kfree(gpu);
+err_log:
 	pr_err("%s: cannot register the device (%d)\n", pci_name(pdev), ret);
 	return NULL;
 }
