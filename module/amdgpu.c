@@ -147,7 +147,7 @@ static ssize_t gt_sysfs_read(const char *dir, const char *name, void *buf, size_
 	kfree(path);
 	if (IS_ERR(f)) {
 		ret = PTR_ERR(f);
-		goto out;
+		goto out_revert_creds;
 	}
 	while (len < size) {
 		ret = kernel_read(f, buf + len, size - len, &pos);
@@ -160,7 +160,7 @@ static ssize_t gt_sysfs_read(const char *dir, const char *name, void *buf, size_
 	ret = len;
 out_fput:
 	fput(f);
-out:
+out_revert_creds:
 	revert_creds(old);
 	return ret;
 }
@@ -478,7 +478,7 @@ static void gt_amdgpu_probe(struct gt_pci_gpu *gpu)
 
 	mutex_lock(&gpu->probe_lock);
 	if (gpu->probed)
-		goto out;
+		goto out_unlock;
 	hwmon = device_find_child(&pdev->dev, NULL, gt_match_amdgpu_hwmon);
 	if (hwmon) {
 		gpu->hwmon_dir = gt_kobj_dir(hwmon);
@@ -495,6 +495,6 @@ static void gt_amdgpu_probe(struct gt_pci_gpu *gpu)
 		}
 	}
 	gpu->probed = true;
-out:
+out_unlock:
 	mutex_unlock(&gpu->probe_lock);
 }

@@ -86,26 +86,26 @@ static int __init gt_init(void)
 
 	ret = gt_debugfs_init();
 	if (ret)
-		goto err_debugfs;
+		goto err_wq_fini;
 
 	ret = gt_sim_init(gt_debugfs_root(), gt_param_sim_devices);
 	if (ret)
-		goto err_sim;
+		goto err_remove_devices;
 
 	ret = gt_pci_init();
 	if (ret)
-		goto err_sim;
+		goto err_remove_devices;
 
 	pr_info("version %s loaded, %u simulated device(s)\n", GT_MODULE_VERSION,
 		gt_param_sim_devices);
 	return 0;
 
-err_sim:
+err_remove_devices:
 	/* The files are live already: remove them before the devices. */
 	gt_sim_fini();
 	gt_registry_remove_all();
 	gt_debugfs_fini();
-err_debugfs:
+err_wq_fini:
 	gt_sampler_wq_fini();
 	return ret;
 }

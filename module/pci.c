@@ -88,14 +88,14 @@ static int gt_param_set_trusted(const char *val, const struct kernel_param *kp)
 	if (len && val[len - 1] == '\n')
 		len--;
 	if (len >= sizeof(buf))
-		goto bad;
+		goto err_log;
 	memcpy(buf, val, len);
 	buf[len] = '\0';
 	if (gt_trusted_parse(buf, false))
-		goto bad;
+		goto err_log;
 	strscpy(gt_trusted_param, buf, sizeof(gt_trusted_param));
 	return 0;
-bad:
+err_log:
 	pr_err("%s=%s is invalid: expected 1..%d comma-separated driver names (letters, digits, '_', '-'; each under %d characters, e.g. amdgpu,gt_test_amdgpu)\n",
 	       kp->name, val, GT_TRUSTED_MAX, GT_NAME_LEN);
 	return -EINVAL;
