@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -86,6 +87,70 @@ int gt_parse_cmd(const char __user *ubuf, size_t count, char *buf, size_t size)
 		if (buf[i] < 0x20 || buf[i] > 0x7e)
 			return -EINVAL;
 	return 0;
+}
+
+/**
+ * gt_parse_uint() - parse an unsigned decimal integer within a range
+ * @s: the text, NUL-terminated
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ * @out: receives the value; unchanged on failure
+ *
+ * The one rule of every number the module is given, module parameters and
+ * debugfs files alike: decimal digits only. kstrtouint() alone would also
+ * take a leading '+' and a trailing newline.
+ *
+ * Return: 0, or -EINVAL when @s is empty, holds anything but digits, or
+ * is out of @min..@max.
+ */
+int gt_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out)
+{
+	unsigned int v;
+	const char *p;
+
+	if (!*s)
+		return -EINVAL;
+	for (p = s; *p; p++)
+		if (!isdigit(*p))
+			return -EINVAL;
+	if (kstrtouint(s, 10, &v) || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/**
+ * gt_write_uint() - take a number written to a device's file
+ * @gdev: the device
+ * @file: the file's name, for the message
+ * @ubuf: user buffer
+ * @count: bytes written
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ * @out: receives the value
+ *
+ * One command (gt_parse_cmd()) holding one number (gt_parse_uint()). A
+ * refused one is logged with the file and the range expected.
+ *
+ * Return: 0, -EINVAL or -EFAULT.
+ */
+int gt_write_uint(struct gt_device *gdev, const char *file, const char __user *ubuf,
+		  size_t count, unsigned int min, unsigned int max, unsigned int *out)
+{
+	char buf[24];
+	int ret;
+
+	ret = gt_parse_cmd(ubuf, count, buf, sizeof(buf));
+	if (ret == -EFAULT)
+		return ret;
+	if (!ret)
+		ret = gt_parse_uint(buf, min, max, out);
+	else
+		buf[0] = '\0';	/* not printable text: not shown */
+	if (ret)
+		pr_err("%s/%s: \"%s\" is invalid: expected a decimal integer in %u..%u\n",
+		       gdev->name, file, buf, min, max);
+	return ret;
 }
 
 /*
@@ -589,15 +654,12 @@ static ssize_t gt_interval_write(struct file *file, const char __user *ubuf, siz
 	struct seq_file *m = file->private_data;
 	struct gt_device *gdev = m->private;
 	unsigned int v;
-	char buf[16];
 	int ret;
 
-	ret = gt_parse_cmd(ubuf, count, buf, sizeof(buf));
+	ret = gt_write_uint(gdev, GT_FILE_INTERVAL_MS, ubuf, count, GT_INTERVAL_MIN_MS,
+			    GT_INTERVAL_MAX_MS, &v);
 	if (ret)
 		return ret;
-	/* Digits only: kstrtouint() alone would also take a leading '+'. */
-	if (buf[0] < '0' || buf[0] > '9' || kstrtouint(buf, 10, &v))
-		return -EINVAL;
 	ret = gt_sampler_set_interval(&gdev->sampler, v);
 	return ret ? ret : count;
 }

@@ -320,6 +320,11 @@ ssize_t gt_text_read(struct file *file, char __user *ubuf, size_t count, loff_t 
 int gt_text_release(struct inode *inode, struct file *file);
 int __must_check gt_parse_cmd(const char __user *ubuf, size_t count, char *buf,
 			      size_t size);
+int __must_check gt_parse_uint(const char *s, unsigned int min, unsigned int max,
+			       unsigned int *out);
+int __must_check gt_write_uint(struct gt_device *gdev, const char *file,
+			       const char __user *ubuf, size_t count, unsigned int min,
+			       unsigned int max, unsigned int *out);
 
 /* sim.c */
 int __must_check gt_sim_init(struct dentry *root, unsigned int sim_devices);

@@ -16,9 +16,10 @@ unsigned int gt_param_interval_ms = 100;
 unsigned int gt_param_history_depth = 1024;
 
 /*
- * Parse an unsigned decimal parameter and refuse it, with a message that
- * names the parameter and its range, when it is out of range: insmod then
- * fails with -EINVAL.
+ * Parse an unsigned decimal parameter, by the rule of every number the
+ * module takes (gt_parse_uint(): digits only, no sign), and refuse it,
+ * with a message that names the parameter and its range, when it breaks
+ * the rule or is out of range: insmod then fails with -EINVAL.
  */
 static int gt_param_set_range(const char *val, const struct kernel_param *kp,
 			      unsigned int min, unsigned int max)
@@ -26,8 +27,8 @@ static int gt_param_set_range(const char *val, const struct kernel_param *kp,
 	unsigned int v;
 	int ret;
 
-	ret = kstrtouint(val, 10, &v);
-	if (ret || v < min || v > max) {
+	ret = gt_parse_uint(val, min, max, &v);
+	if (ret) {
 		pr_err("%s=%s is invalid: expected a decimal integer in %u..%u\n",
 		       kp->name, val, min, max);
 		return -EINVAL;

@@ -331,17 +331,6 @@ static void gt_sim_fill_info(struct gt_device *gdev, struct gt_info *info)
 	info->pcie_width = p->pcie_width;
 }
 
-/* Strict unsigned decimal: digits only, no sign, no spaces. */
-static int gt_sim_parse_uint(const char *s, unsigned int max, unsigned int *out)
-{
-	unsigned int v;
-
-	if (*s < '0' || *s > '9' || kstrtouint(s, 10, &v) || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 /* load */
 
 static int gt_sim_load_show(struct seq_file *m, void *v)
@@ -369,13 +358,10 @@ static ssize_t gt_sim_load_write(struct file *file, const char __user *ubuf, siz
 	struct gt_device *gdev = m->private;
 	struct gt_sim *sim = gdev->src_priv;
 	unsigned int load;
-	char buf[8];
 	u64 now;
 	int ret;
 
-	ret = gt_parse_cmd(ubuf, count, buf, sizeof(buf));
-	if (!ret)
-		ret = gt_sim_parse_uint(buf, 100, &load);
+	ret = gt_write_uint(gdev, GT_FILE_LOAD, ubuf, count, 0, 100, &load);
 	if (ret)
 		return ret;
 
@@ -559,7 +545,7 @@ static ssize_t gt_sim_new_write(struct file *file, const char __user *ubuf, size
 			*sp = '\0';
 			p = gt_sim_profile_find(sp + 1);
 			if (p)
-				ret = gt_sim_parse_uint(buf, GT_SIM_ID_MAX, &id);
+				ret = gt_parse_uint(buf, 0, GT_SIM_ID_MAX, &id);
 		}
 	}
 	if (ret) {
@@ -595,7 +581,7 @@ static ssize_t gt_sim_del_write(struct file *file, const char __user *ubuf, size
 	if (ret == -EFAULT)
 		return ret;
 	if (!ret)
-		ret = gt_sim_parse_uint(buf, GT_SIM_ID_MAX, &id);
+		ret = gt_parse_uint(buf, 0, GT_SIM_ID_MAX, &id);
 	if (ret) {
 		pr_err("del_device: expected \"<id>\" with id 0..%u\n", GT_SIM_ID_MAX);
 		return ret;
