@@ -21,6 +21,7 @@
 #define _GPUTELEMETRY_COMPAT_H
 
 #include <linux/pm_runtime.h>
+#include <linux/seq_file.h>
 #include <linux/version.h>
 
 /*
@@ -48,6 +49,28 @@ static inline int gt_pm_runtime_get_if_active(struct device *dev)
 static inline int gt_pm_runtime_get_if_active(struct device *dev)
 {
 	return pm_runtime_get_if_active(dev);
+}
+#endif
+
+/*
+ * 6.2: "seq_file: add DEFINE_SHOW_STORE_ATTRIBUTE() helper macro". A
+ * read-write single_open() file from __name##_show and __name##_write;
+ * defined as in the commit where it is missing.
+ */
+#ifndef DEFINE_SHOW_STORE_ATTRIBUTE
+#define DEFINE_SHOW_STORE_ATTRIBUTE(__name)				\
+static int __name ## _open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, __name ## _show, inode->i_private);	\
+}									\
+									\
+static const struct file_operations __name ## _fops = {			\
+	.owner		= THIS_MODULE,					\
+	.open		= __name ## _open,				\
+	.read		= seq_read,					\
+	.write		= __name ## _write,				\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
 }
 #endif
 

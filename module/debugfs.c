@@ -30,6 +30,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
 #include "gputelemetry.h"
 
 /* In enum gt_sensor order, as GT_SENSORS lists them. */
@@ -297,18 +298,7 @@ static int gt_devices_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int gt_devices_open(struct inode *inode, struct file *file)
-{
-	return gt_text_open(inode, file, gt_devices_show);
-}
-
-static const struct file_operations gt_devices_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_devices_open,
-	.read = gt_text_read,
-	.llseek = default_llseek,
-	.release = gt_text_release,
-};
+DEFINE_GT_TEXT_ATTRIBUTE(gt_devices);
 
 /* info */
 
@@ -365,18 +355,7 @@ static int gt_info_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int gt_info_open(struct inode *inode, struct file *file)
-{
-	return gt_text_open(inode, file, gt_info_show);
-}
-
-static const struct file_operations gt_info_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_info_open,
-	.read = gt_text_read,
-	.llseek = default_llseek,
-	.release = gt_text_release,
-};
+DEFINE_GT_TEXT_ATTRIBUTE(gt_info);
 
 /* sensors */
 
@@ -397,18 +376,7 @@ static int gt_sensors_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int gt_sensors_open(struct inode *inode, struct file *file)
-{
-	return gt_text_open(inode, file, gt_sensors_show);
-}
-
-static const struct file_operations gt_sensors_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_sensors_open,
-	.read = gt_text_read,
-	.llseek = default_llseek,
-	.release = gt_text_release,
-};
+DEFINE_GT_TEXT_ATTRIBUTE(gt_sensors);
 
 /* cu_count */
 
@@ -424,18 +392,7 @@ static int gt_cu_count_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int gt_cu_count_open(struct inode *inode, struct file *file)
-{
-	return gt_text_open(inode, file, gt_cu_count_show);
-}
-
-static const struct file_operations gt_cu_count_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_cu_count_open,
-	.read = gt_text_read,
-	.llseek = default_llseek,
-	.release = gt_text_release,
-};
+DEFINE_GT_TEXT_ATTRIBUTE(gt_cu_count);
 
 /* history */
 
@@ -602,11 +559,6 @@ static int gt_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int gt_stats_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, gt_stats_show, inode->i_private);
-}
-
 static ssize_t gt_stats_write(struct file *file, const char __user *ubuf, size_t count,
 			      loff_t *ppos)
 {
@@ -624,54 +576,22 @@ static ssize_t gt_stats_write(struct file *file, const char __user *ubuf, size_t
 	return count;
 }
 
-static const struct file_operations gt_stats_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_stats_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.write = gt_stats_write,
-	.release = single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(gt_stats);
 
 /* interval_ms */
 
-static int gt_interval_show(struct seq_file *m, void *v)
+static unsigned int gt_interval_get(struct gt_device *gdev)
 {
-	struct gt_device *gdev = m->private;
-
-	seq_printf(m, "%u\n", gt_sampler_interval(&gdev->sampler));
-	return 0;
+	return gt_sampler_interval(&gdev->sampler);
 }
 
-static int gt_interval_open(struct inode *inode, struct file *file)
+static int gt_interval_set(struct gt_device *gdev, unsigned int interval_ms)
 {
-	return single_open(file, gt_interval_show, inode->i_private);
+	return gt_sampler_set_interval(&gdev->sampler, interval_ms);
 }
 
-static ssize_t gt_interval_write(struct file *file, const char __user *ubuf, size_t count,
-				 loff_t *ppos)
-{
-	struct seq_file *m = file->private_data;
-	struct gt_device *gdev = m->private;
-	unsigned int v;
-	int ret;
-
-	ret = gt_write_uint(gdev, GT_FILE_INTERVAL_MS, ubuf, count, GT_INTERVAL_MIN_MS,
-			    GT_INTERVAL_MAX_MS, &v);
-	if (ret)
-		return ret;
-	ret = gt_sampler_set_interval(&gdev->sampler, v);
-	return ret ? ret : count;
-}
-
-static const struct file_operations gt_interval_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_interval_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.write = gt_interval_write,
-	.release = single_release,
-};
+DEFINE_GT_UINT_ATTRIBUTE(gt_interval, GT_FILE_INTERVAL_MS, GT_INTERVAL_MIN_MS,
+			 GT_INTERVAL_MAX_MS);
 
 /**
  * gt_debugfs_device_add() - create a device's directory and files

@@ -326,6 +326,66 @@ int __must_check gt_write_uint(struct gt_device *gdev, const char *file,
 			       const char __user *ubuf, size_t count, unsigned int min,
 			       unsigned int max, unsigned int *out);
 
+/**
+ * DEFINE_GT_TEXT_ATTRIBUTE() - a read-only file whose text reads a source
+ * @__name: prefix; __name##_show(struct seq_file *m, void *v) formats the
+ *	whole text (m->private is the inode's i_private)
+ *
+ * Defines __name##_open and __name##_fops, as DEFINE_SHOW_ATTRIBUTE()
+ * does, but on the text files of debugfs.c (struct gt_text): the text is
+ * made without seq_file's lock, so that it may read sysfs.
+ */
+#define DEFINE_GT_TEXT_ATTRIBUTE(__name)					\
+static int __name ## _open(struct inode *inode, struct file *file)		\
+{										\
+	return gt_text_open(inode, file, __name ## _show);			\
+}										\
+										\
+static const struct file_operations __name ## _fops = {			\
+	.owner = THIS_MODULE,							\
+	.open = __name ## _open,						\
+	.read = gt_text_read,							\
+	.llseek = default_llseek,						\
+	.release = gt_text_release,						\
+}
+
+/**
+ * DEFINE_GT_UINT_ATTRIBUTE() - a device's read-write number
+ * @__name: prefix; unsigned int __name##_get(struct gt_device *) reads
+ *	the number, int __name##_set(struct gt_device *, unsigned int) sets
+ *	it (0 or a negative errno)
+ * @__file: the file's name, for the message of a refused write
+ * @__min: smallest value accepted
+ * @__max: largest value accepted
+ *
+ * Defines __name##_fops, as DEFINE_DEBUGFS_ATTRIBUTE() does for a typed
+ * value, for a file whose i_private is the device: it reads "%u\n", and
+ * takes one number by gt_write_uint()'s rule (digits only, in range, a
+ * refused write logged). DEFINE_DEBUGFS_ATTRIBUTE() itself would take a
+ * leading '+' or spaces (simple_attr_write() parses with kstrtoull()).
+ */
+#define DEFINE_GT_UINT_ATTRIBUTE(__name, __file, __min, __max)			\
+static int __name ## _show(struct seq_file *m, void *v)			\
+{										\
+	seq_printf(m, "%u\n", __name ## _get(m->private));			\
+	return 0;								\
+}										\
+										\
+static ssize_t __name ## _write(struct file *file, const char __user *ubuf,	\
+				size_t count, loff_t *ppos)			\
+{										\
+	struct seq_file *m = file->private_data;				\
+	unsigned int v;								\
+	int ret;								\
+										\
+	ret = gt_write_uint(m->private, __file, ubuf, count, __min, __max, &v);	\
+	if (!ret)								\
+		ret = __name ## _set(m->private, v);				\
+	return ret ? ret : count;						\
+}										\
+										\
+DEFINE_SHOW_STORE_ATTRIBUTE(__name)
+
 /* sim.c */
 int __must_check gt_sim_init(struct dentry *root, unsigned int sim_devices);
 void gt_sim_fini(void);

@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "gputelemetry.h"
 
 #define GT_SIM_ID_MAX		255
@@ -333,56 +334,32 @@ static void gt_sim_fill_info(struct gt_device *gdev, struct gt_info *info)
 
 /* load */
 
-static int gt_sim_load_show(struct seq_file *m, void *v)
+static unsigned int gt_sim_load_get(struct gt_device *gdev)
 {
-	struct gt_device *gdev = m->private;
 	struct gt_sim *sim = gdev->src_priv;
 	unsigned int load;
 
 	spin_lock(&sim->lock);
 	load = sim->load;
 	spin_unlock(&sim->lock);
-	seq_printf(m, "%u\n", load);
-	return 0;
+	return load;
 }
 
-static int gt_sim_load_open(struct inode *inode, struct file *file)
+static int gt_sim_load_set(struct gt_device *gdev, unsigned int load)
 {
-	return single_open(file, gt_sim_load_show, inode->i_private);
-}
-
-static ssize_t gt_sim_load_write(struct file *file, const char __user *ubuf, size_t count,
-				 loff_t *ppos)
-{
-	struct seq_file *m = file->private_data;
-	struct gt_device *gdev = m->private;
 	struct gt_sim *sim = gdev->src_priv;
-	unsigned int load;
-	u64 now;
-	int ret;
+	u64 now = ktime_get_ns();
 
-	ret = gt_write_uint(gdev, GT_FILE_LOAD, ubuf, count, 0, 100, &load);
-	if (ret)
-		return ret;
-
-	now = ktime_get_ns();
 	spin_lock(&sim->lock);
 	/* The temperature continues from where it is now. */
 	sim->temp0 = gt_sim_edge(sim, now);
 	sim->t0_ns = now;
 	sim->load = load;
 	spin_unlock(&sim->lock);
-	return count;
+	return 0;
 }
 
-static const struct file_operations gt_sim_load_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_sim_load_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.write = gt_sim_load_write,
-	.release = single_release,
-};
+DEFINE_GT_UINT_ATTRIBUTE(gt_sim_load, GT_FILE_LOAD, 0, 100);
 
 /* fail_sensors */
 
@@ -408,11 +385,6 @@ static int gt_sim_fail_show(struct seq_file *m, void *v)
 	}
 	seq_putc(m, '\n');
 	return 0;
-}
-
-static int gt_sim_fail_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, gt_sim_fail_show, inode->i_private);
 }
 
 static int gt_sim_sensor_by_key(const char *key)
@@ -457,14 +429,7 @@ static ssize_t gt_sim_fail_write(struct file *file, const char __user *ubuf, siz
 	return count;
 }
 
-static const struct file_operations gt_sim_fail_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_sim_fail_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.write = gt_sim_fail_write,
-	.release = single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(gt_sim_fail);
 
 static void gt_sim_debugfs_init(struct gt_device *gdev, struct dentry *dir)
 {
