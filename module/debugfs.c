@@ -315,43 +315,125 @@ static void gt_kv_u64(struct seq_file *m, const char *key, u64 val)
 		gt_kv_str(m, key, NULL);
 }
 
+#define GT_INFO_KEY_STR(id) GT_INFO_##id,
+static const char * const gt_info_keys[GT_I_COUNT] = {
+	GT_INFO_KEYS(GT_INFO_KEY_STR)
+};
+
+#undef GT_INFO_KEY_STR
+
+/**
+ * struct gt_info_text - what the lines of "info" print
+ * @gdev: the device
+ * @info: its source's gt_info
+ * @src: the source's name
+ * @state: the state's name
+ */
+struct gt_info_text {
+	struct gt_device *gdev;
+	struct gt_info info;
+	const char *src;
+	const char *state;
+};
+
+/* The line of key @k: GT_INFO_KEYS gives the order, this the value. */
+static void gt_info_line(struct seq_file *m, const struct gt_info_text *t,
+			 enum gt_info_key k)
+{
+	const struct gt_info *info = &t->info;
+	const struct gt_asic *asic = info->asic;
+	const char *key = gt_info_keys[k];
+
+	switch (k) {
+	case GT_I_NAME:
+		gt_kv_str(m, key, t->gdev->name);
+		break;
+	case GT_I_LOCATION:
+		gt_kv_str(m, key, t->gdev->location);
+		break;
+	case GT_I_VENDOR_ID:
+		seq_printf(m, "%s: 0x%04x\n", key, info->vendor_id);
+		break;
+	case GT_I_DEVICE_ID:
+		seq_printf(m, "%s: 0x%04x\n", key, info->device_id);
+		break;
+	case GT_I_SUBSYS_VENDOR:
+		seq_printf(m, "%s: 0x%04x\n", key, info->subsys_vendor_id);
+		break;
+	case GT_I_SUBSYS_DEVICE:
+		seq_printf(m, "%s: 0x%04x\n", key, info->subsys_device_id);
+		break;
+	case GT_I_REVISION:
+		seq_printf(m, "%s: 0x%02x\n", key, info->revision);
+		break;
+	case GT_I_ASIC:
+		gt_kv_str(m, key, asic ? asic->name : NULL);
+		break;
+	case GT_I_FAMILY:
+		gt_kv_str(m, key, asic ? asic->family : NULL);
+		break;
+	case GT_I_GFX_TARGET:
+		gt_kv_str(m, key, asic ? asic->gfx_target : NULL);
+		break;
+	case GT_I_MARKETING_NAME:
+		gt_kv_str(m, key, info->marketing_name ?: (asic ? asic->marketing_name : NULL));
+		break;
+	case GT_I_CU_FULL:
+		gt_kv_u64(m, key, asic ? asic->cu_full : 0);
+		break;
+	case GT_I_CU_ACTIVE:
+		gt_kv_u64(m, key, info->cu_active);
+		break;
+	case GT_I_CU_SOURCE:
+		gt_kv_str(m, key, info->cu_active ? info->cu_source : NULL);
+		break;
+	case GT_I_VRAM_TYPE:
+		gt_kv_str(m, key, info->vram_type);
+		break;
+	case GT_I_VRAM_WIDTH:
+		gt_kv_u64(m, key, info->vram_bus_width);
+		break;
+	case GT_I_VRAM_SIZE:
+		gt_kv_u64(m, key, info->vram_size);
+		break;
+	case GT_I_SCLK_MAX:
+		gt_kv_u64(m, key, info->sclk_max);
+		break;
+	case GT_I_MCLK_MAX:
+		gt_kv_u64(m, key, info->mclk_max);
+		break;
+	case GT_I_DRIVER:
+		gt_kv_str(m, key, info->driver);
+		break;
+	case GT_I_SOURCE:
+		gt_kv_str(m, key, t->src);
+		break;
+	case GT_I_STATE:
+		gt_kv_str(m, key, t->state);
+		break;
+	case GT_I_PCIE_SPEED:
+		gt_kv_str(m, key, info->pcie_speed);
+		break;
+	case GT_I_PCIE_WIDTH:
+		gt_kv_u64(m, key, info->pcie_width);
+		break;
+	case GT_I_INTERVAL:
+		gt_kv_u64(m, key, gt_sampler_interval(&t->gdev->sampler));
+		break;
+	case GT_I_COUNT:
+		break;
+	}
+}
+
 static int gt_info_show(struct seq_file *m, void *v)
 {
-	struct gt_device *gdev = m->private;
-	const struct gt_asic *asic;
-	const char *src, *state;
-	struct gt_info info;
+	struct gt_info_text t = { .gdev = m->private };
+	unsigned int k;
 
-	gt_source_info(gdev, &info);
-	gt_source_describe(gdev, &src, &state);
-	asic = info.asic;
-
-	gt_kv_str(m, GT_INFO_NAME, gdev->name);
-	gt_kv_str(m, GT_INFO_LOCATION, gdev->location);
-	seq_printf(m, "%s: 0x%04x\n", GT_INFO_VENDOR_ID, info.vendor_id);
-	seq_printf(m, "%s: 0x%04x\n", GT_INFO_DEVICE_ID, info.device_id);
-	seq_printf(m, "%s: 0x%04x\n", GT_INFO_SUBSYS_VENDOR, info.subsys_vendor_id);
-	seq_printf(m, "%s: 0x%04x\n", GT_INFO_SUBSYS_DEVICE, info.subsys_device_id);
-	seq_printf(m, "%s: 0x%02x\n", GT_INFO_REVISION, info.revision);
-	gt_kv_str(m, GT_INFO_ASIC, asic ? asic->name : NULL);
-	gt_kv_str(m, GT_INFO_FAMILY, asic ? asic->family : NULL);
-	gt_kv_str(m, GT_INFO_GFX_TARGET, asic ? asic->gfx_target : NULL);
-	gt_kv_str(m, GT_INFO_MARKETING_NAME,
-		  info.marketing_name ?: (asic ? asic->marketing_name : NULL));
-	gt_kv_u64(m, GT_INFO_CU_FULL, asic ? asic->cu_full : 0);
-	gt_kv_u64(m, GT_INFO_CU_ACTIVE, info.cu_active);
-	gt_kv_str(m, GT_INFO_CU_SOURCE, info.cu_active ? info.cu_source : NULL);
-	gt_kv_str(m, GT_INFO_VRAM_TYPE, info.vram_type);
-	gt_kv_u64(m, GT_INFO_VRAM_WIDTH, info.vram_bus_width);
-	gt_kv_u64(m, GT_INFO_VRAM_SIZE, info.vram_size);
-	gt_kv_u64(m, GT_INFO_SCLK_MAX, info.sclk_max);
-	gt_kv_u64(m, GT_INFO_MCLK_MAX, info.mclk_max);
-	gt_kv_str(m, GT_INFO_DRIVER, info.driver);
-	gt_kv_str(m, GT_INFO_SOURCE, src);
-	gt_kv_str(m, GT_INFO_STATE, state);
-	gt_kv_str(m, GT_INFO_PCIE_SPEED, info.pcie_speed);
-	gt_kv_u64(m, GT_INFO_PCIE_WIDTH, info.pcie_width);
-	gt_kv_u64(m, GT_INFO_INTERVAL, gt_sampler_interval(&gdev->sampler));
+	gt_source_info(t.gdev, &t.info);
+	gt_source_describe(t.gdev, &t.src, &t.state);
+	for (k = 0; k < GT_I_COUNT; k++)
+		gt_info_line(m, &t, k);
 	return 0;
 }
 
