@@ -10,9 +10,13 @@
  * debugfs_remove() waits for those in progress. A device's files are
  * removed (gt_device_unregister) before its sampler stops and before the
  * registry drops its reference, so every handler below may use the device
- * in i_private. Only ->release runs after removal: "history" therefore
- * holds its own device reference from open to release; the other files
- * keep nothing of the device past a read or write.
+ * in i_private. Only ->release runs after removal: it frees what the open
+ * file allocated and touches nothing of the device, so no file holds a
+ * device reference.
+ *
+ * This file is below the registry: it makes a device's files, the root
+ * directory and the helpers of every file (text files, numbers), and
+ * calls only the sampler and the source (gputelemetry.h, "Layers").
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -290,16 +294,6 @@ static int gt_version_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(gt_version);
 
-/* devices */
-
-static int gt_devices_show(struct seq_file *m, void *v)
-{
-	gt_registry_show(m);
-	return 0;
-}
-
-DEFINE_GT_TEXT_ATTRIBUTE(gt_devices);
-
 /* info */
 
 static void gt_kv_str(struct seq_file *m, const char *key, const char *val)
@@ -480,7 +474,8 @@ DEFINE_GT_TEXT_ATTRIBUTE(gt_cu_count);
 
 /**
  * struct gt_history_reader - one open "history" file
- * @gdev: the device, referenced until release
+ * @gdev: the device; used by the seq_file operations only, which the
+ *	debugfs proxy keeps from running once the file is removed
  * @started: @base is set
  * @base: sample number shown at seq_file position 0: the oldest sample
  *	kept at the file's first read or seek, so that a reader is not told
@@ -590,21 +585,8 @@ static int gt_history_open(struct inode *inode, struct file *file)
 	r = __seq_open_private(file, &gt_history_sops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->gdev = gt_device_get(gdev);
+	r->gdev = gdev;
 	return 0;
-}
-
-static int gt_history_release(struct inode *inode, struct file *file)
-{
-	struct seq_file *m = file->private_data;
-	struct gt_history_reader *r = m->private;
-	struct gt_device *gdev = r->gdev;
-	int ret;
-
-	ret = seq_release_private(inode, file);
-	/* May free the device: the file was removed if it was the last user. */
-	gt_device_put(gdev);
-	return ret;
 }
 
 static const struct file_operations gt_history_fops = {
@@ -612,7 +594,7 @@ static const struct file_operations gt_history_fops = {
 	.open = gt_history_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = gt_history_release,
+	.release = seq_release_private,
 };
 
 /* stats */
@@ -718,7 +700,7 @@ void gt_debugfs_device_remove(struct gt_device *gdev)
 }
 
 /**
- * gt_debugfs_init() - create the root directory, "version" and "devices"
+ * gt_debugfs_init() - create the root directory and "version"
  *
  * Return: 0, or a negative errno when debugfs is not available (then the
  * module has no interface and refuses to load).
@@ -734,7 +716,6 @@ int gt_debugfs_init(void)
 		return PTR_ERR(root);
 	}
 	debugfs_create_file(GT_FILE_VERSION, 0400, root, NULL, &gt_version_fops);
-	debugfs_create_file(GT_FILE_DEVICES, 0400, root, NULL, &gt_devices_fops);
 	gt_root = root;
 	return 0;
 }

@@ -12,8 +12,8 @@
 #include "gputelemetry.h"
 
 static unsigned int gt_param_sim_devices;
-unsigned int gt_param_interval_ms = 100;
-unsigned int gt_param_history_depth = 1024;
+static unsigned int gt_param_interval_ms = 100;
+static unsigned int gt_param_history_depth = 1024;
 
 /*
  * Parse an unsigned decimal parameter, by the rule of every number the
@@ -77,6 +77,10 @@ module_param_cb(history_depth, &gt_depth_ops, &gt_param_history_depth, 0444);
 MODULE_PARM_DESC(history_depth,
 		 "samples kept per device (16..65536, default 1024)");
 
+/*
+ * Each layer's init, bottom up (gputelemetry.h, "Layers"); each undone by
+ * its fini, top down, here and nowhere else.
+ */
 static int __init gt_init(void)
 {
 	int ret;
@@ -89,22 +93,28 @@ static int __init gt_init(void)
 	if (ret)
 		goto err_wq_fini;
 
+	ret = gt_registry_init(gt_debugfs_root(), gt_param_interval_ms,
+			       gt_param_history_depth);
+	if (ret)
+		goto err_debugfs_fini;
+
 	ret = gt_sim_init(gt_debugfs_root(), gt_param_sim_devices);
 	if (ret)
-		goto err_remove_devices;
+		goto err_registry_fini;
 
 	ret = gt_pci_init();
 	if (ret)
-		goto err_remove_devices;
+		goto err_sim_fini;
 
 	pr_info("version %s loaded, %u simulated device(s)\n", GT_MODULE_VERSION,
 		gt_param_sim_devices);
 	return 0;
 
-err_remove_devices:
-	/* The files are live already: remove them before the devices. */
+err_sim_fini:
 	gt_sim_fini();
-	gt_registry_remove_all();
+err_registry_fini:
+	gt_registry_fini();
+err_debugfs_fini:
 	gt_debugfs_fini();
 err_wq_fini:
 	gt_sampler_wq_fini();
@@ -114,17 +124,16 @@ err_wq_fini:
 static void __exit gt_exit(void)
 {
 	/*
-	 * The notifier and the sim control files first: no device is created
-	 * or switched after this. Then the devices, then what they read
-	 * through.
+	 * The buses first: each stops creating devices and removes its own
+	 * (pci.c also drops the amdgpu source's sysfs mount). Then the
+	 * registry's file and the root. Sampling works still finishing hold
+	 * the last device references: the workqueue goes last.
 	 */
 	gt_pci_fini();
 	gt_sim_fini();
-	gt_registry_remove_all();
-	/* Sampling works still finishing hold the last device references. */
-	gt_sampler_wq_fini();
-	gt_sysfs_fini();
+	gt_registry_fini();
 	gt_debugfs_fini();
+	gt_sampler_wq_fini();
 }
 
 module_init(gt_init);

@@ -133,14 +133,14 @@ static bool gt_pci_is_gpu(struct pci_dev *pdev)
 
 /* The "none" source: PCI identity only; never read (state unbound). */
 
-/**
+/*
  * gt_pci_fill_identity() - the part of "info" any PCI device has
  * @gdev: a PCI device (src_priv is a struct gt_pci_gpu)
  * @info: filled: ids, revision, ASIC entry, driver
  *
  * Called as a source call (source.c): @driver does not change meanwhile.
  */
-void gt_pci_fill_identity(struct gt_device *gdev, struct gt_info *info)
+static void gt_pci_fill_identity(struct gt_device *gdev, struct gt_info *info)
 {
 	struct gt_pci_gpu *gpu = gdev->src_priv;
 	struct pci_dev *pdev = gpu->pdev;
@@ -159,11 +159,11 @@ static int gt_pci_none_read(struct gt_device *gdev, struct gt_sample *s)
 	return -ENODEV;
 }
 
-/**
+/*
  * gt_pci_release() - free a PCI device's data (both ops' release)
  * @gdev: the device, at its final put
  */
-void gt_pci_release(struct gt_device *gdev)
+static void gt_pci_release(struct gt_device *gdev)
 {
 	struct gt_pci_gpu *gpu = gdev->src_priv;
 
@@ -174,13 +174,38 @@ void gt_pci_release(struct gt_device *gdev)
 	kfree(gpu);
 }
 
-const struct gt_source_ops gt_pci_none_ops = {
+static const struct gt_source_ops gt_pci_none_ops = {
 	.name = GT_SOURCE_NONE,
 	.read = gt_pci_none_read,
 	.fill_info = gt_pci_fill_identity,
 	.debugfs_init = gt_metrics_debugfs_add,
 	.release = gt_pci_release,
 };
+
+/* The "amdgpu" source (amdgpu.c): its readings, on the PCI identity. */
+
+static void gt_pci_amdgpu_fill_info(struct gt_device *gdev, struct gt_info *info)
+{
+	gt_pci_fill_identity(gdev, info);
+	gt_amdgpu_fill_info(gdev, info);
+}
+
+/* Shares release and debugfs_init with gt_pci_none_ops. */
+static const struct gt_source_ops gt_amdgpu_ops = {
+	.name = GT_SOURCE_AMDGPU,
+	.read = gt_amdgpu_read,
+	.fill_info = gt_pci_amdgpu_fill_info,
+	.debugfs_init = gt_metrics_debugfs_add,
+	.release = gt_pci_release,
+	.read_metrics = gt_amdgpu_read_metrics,
+	.suspended = gt_amdgpu_suspended,
+};
+
+/* A device of this file: either ops (their release is the same). */
+static bool gt_pci_owned(struct gt_device *gdev)
+{
+	return gdev->src && gdev->src->release == gt_pci_release;
+}
 
 /* The sysfs directory of @pdev below the sysfs root, allocated, or NULL. */
 static char *gt_pci_sysfs_dir(struct pci_dev *pdev)
@@ -360,8 +385,9 @@ static struct notifier_block gt_pci_nb = {
  * gt_pci_init() - follow the PCI GPUs: notifier first, then a scan
  * @void: no arguments
  *
- * The notifier is registered before the scan, so that no device appears
- * or binds unseen in between; an event and the scan meeting on one device
+ * The amdgpu source's sysfs mount first (this file owns the source). The
+ * notifier is registered before the scan, so that no device appears or
+ * binds unseen in between; an event and the scan meeting on one device
  * are serialized by its device lock and both end in the same state.
  *
  * Return: 0, or a negative errno (then nothing is left registered).
@@ -376,10 +402,8 @@ int gt_pci_init(void)
 	if (ret)
 		return ret;
 	ret = bus_register_notifier(&pci_bus_type, &gt_pci_nb);
-	if (ret) {
-		gt_sysfs_fini();
-		return ret;
-	}
+	if (ret)
+		goto err_sysfs_fini;
 	for_each_pci_dev(pdev) {
 		if (!gt_pci_is_gpu(pdev))
 			continue;
@@ -390,15 +414,29 @@ int gt_pci_init(void)
 		device_unlock(&pdev->dev);
 	}
 	return 0;
+
+err_sysfs_fini:
+	gt_sysfs_fini();
+	return ret;
 }
 
 /**
- * gt_pci_fini() - stop following the PCI GPUs
+ * gt_pci_fini() - stop following the PCI GPUs and remove their devices
  *
- * Waits for notifier calls in progress; the devices stay registered,
- * for gt_registry_remove_all() to remove.
+ * Waits for notifier calls in progress, so that no device is added or
+ * switched afterwards; detaches each device's source (no amdgpu read is
+ * then in flight or starts: a sampling work still finishing reads "none")
+ * and unregisters it; then drops the sysfs mount.
  */
 void gt_pci_fini(void)
 {
+	struct gt_device *gdev;
+
 	bus_unregister_notifier(&pci_bus_type, &gt_pci_nb);
+	while ((gdev = gt_device_find_match(gt_pci_owned))) {
+		gt_device_set_source(gdev, &gt_pci_none_ops, GT_UNBOUND, gt_pci_update, "");
+		gt_device_unregister(gdev);
+		gt_device_put(gdev);
+	}
+	gt_sysfs_fini();
 }

@@ -575,13 +575,30 @@ static const struct file_operations gt_sim_del_fops = {
 	.llseek = noop_llseek,
 };
 
+/* A device of this file. */
+static bool gt_sim_owned(struct gt_device *gdev)
+{
+	return gdev->src == &gt_sim_ops;
+}
+
+/* Unregisters every simulated device; new_device and del_device are gone. */
+static void gt_sim_remove_all(void)
+{
+	struct gt_device *gdev;
+
+	while ((gdev = gt_device_find_match(gt_sim_owned))) {
+		gt_device_unregister(gdev);
+		gt_device_put(gdev);
+	}
+}
+
 /**
  * gt_sim_init() - create "new_device", "del_device" and the first devices
  * @root: the module's debugfs directory
  * @sim_devices: devices sim0..sim<n-1> to create, profile navi14
  *
- * Return: 0 or a negative errno; on failure the devices created so far
- * stay registered for the caller to remove.
+ * Return: 0 or a negative errno (then nothing is left: no file, no
+ * device).
  */
 int gt_sim_init(struct dentry *root, unsigned int sim_devices)
 {
@@ -602,16 +619,18 @@ int gt_sim_init(struct dentry *root, unsigned int sim_devices)
 	for (id = 0; id < sim_devices && !ret; id++)
 		ret = gt_sim_create(id, &gt_sim_profiles[0]);
 	mutex_unlock(&gt_sim_lock);
-	if (ret)
+	if (ret) {
 		pr_err("cannot create simulated device %u: %d\n", id - 1, ret);
+		gt_sim_fini();
+	}
 	return ret;
 }
 
 /**
- * gt_sim_fini() - remove "new_device" and "del_device"
+ * gt_sim_fini() - remove "new_device", "del_device" and every sim device
  *
- * Waits for a creation or removal in progress; none starts afterwards.
- * The simulated devices themselves are removed with the registry.
+ * The files first: this waits for a creation or removal in progress, and
+ * none starts afterwards. Then the devices.
  */
 void gt_sim_fini(void)
 {
@@ -619,4 +638,5 @@ void gt_sim_fini(void)
 	debugfs_remove(gt_sim_del_dentry);
 	gt_sim_new_dentry = NULL;
 	gt_sim_del_dentry = NULL;
+	gt_sim_remove_all();
 }
