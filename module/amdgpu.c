@@ -397,7 +397,7 @@ static char *gt_kobj_dir(struct device *dev)
 }
 
 /* device_find_child() match: the hwmon child whose name is "amdgpu". */
-static int gt_match_amdgpu_hwmon(struct device *dev, void *data)
+static int gt_match_amdgpu_hwmon(struct device *dev, const void *data)
 {
 	char buf[16];
 	ssize_t len;

@@ -44,7 +44,8 @@ static struct workqueue_struct *gt_sampler_wq;
  */
 int gt_sampler_wq_init(void)
 {
-	gt_sampler_wq = alloc_workqueue("gputelemetry", WQ_FREEZABLE, 0);
+	/* Unbound: a sample may run on any CPU (and see compat.h). */
+	gt_sampler_wq = alloc_workqueue("gputelemetry", WQ_FREEZABLE | WQ_UNBOUND, 0);
 	return gt_sampler_wq ? 0 : -ENOMEM;
 }
 
