@@ -217,7 +217,8 @@ struct gt_stat {
 
 /**
  * struct gt_sampler - periodic sampling of one device
- * @work: the sampling work, on system_freezable_wq (not during system sleep)
+ * @work: the sampling work, on the module's freezable workqueue (not
+ *	during system sleep; sampler.c)
  * @lock: protects every field below it (taken by the work and by readers;
  *	never held across a source read or a copy to user space)
  * @running: the work may queue itself again; cleared before the final

@@ -177,8 +177,9 @@ static void gt_device_unlist(struct gt_device *gdev)
  * When this returns no file operation on the device is in progress or can
  * start, and the sampler is stopped: a sample in progress may finish (its
  * work holds a reference). The registry's reference is dropped; files
- * still open keep the memory alive until they are closed. Calling it on a
- * device already unregistered does nothing.
+ * still open keep nothing of the device (their operations fail with
+ * -EIO, debugfs.c). Calling it on a device already unregistered does
+ * nothing.
  */
 void gt_device_unregister(struct gt_device *gdev)
 {
