@@ -97,6 +97,8 @@ static const struct cred *gt_sysfs_cred;
 /**
  * gt_sysfs_init() - mount sysfs privately, for the amdgpu source's reads
  *
+ * Called by pci.c, which owns the amdgpu source, at its init.
+ *
  * Return: 0 or a negative errno.
  */
 int gt_sysfs_init(void)
@@ -128,8 +130,9 @@ int gt_sysfs_init(void)
 /**
  * gt_sysfs_fini() - drop the private sysfs mount
  *
- * Called when no device is left. Files still being closed keep the mount
- * alive until they are.
+ * Called by pci.c at its fini, when every PCI device is detached from the
+ * amdgpu source (so that no read is in flight or starts). Files still
+ * being closed keep the mount alive until they are.
  */
 void gt_sysfs_fini(void)
 {
@@ -162,7 +165,7 @@ static ssize_t gt_sysfs_read(const char *dir, const char *name, void *buf, size_
 	kfree(path);
 	if (IS_ERR(f)) {
 		ret = PTR_ERR(f);
-		goto out;
+		goto out_revert_creds;
 	}
 	while (len < size) {
 		ret = kernel_read(f, buf + len, size - len, &pos);
@@ -175,7 +178,7 @@ static ssize_t gt_sysfs_read(const char *dir, const char *name, void *buf, size_
 	ret = len;
 out_fput:
 	fput(f);
-out:
+out_revert_creds:
 	revert_creds(old);
 	return ret;
 }
@@ -296,7 +299,14 @@ static bool gt_amdgpu_fallback(int err)
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODATA;
 }
 
-static int gt_amdgpu_read(struct gt_device *gdev, struct gt_sample *s)
+/**
+ * gt_amdgpu_read() - the amdgpu source's read (struct gt_source_ops)
+ * @gdev: a PCI device (src_priv is a struct gt_pci_gpu)
+ * @s: receives the readings
+ *
+ * Return: 0, or -EAGAIN while the device is runtime-suspended.
+ */
+int gt_amdgpu_read(struct gt_device *gdev, struct gt_sample *s)
 {
 	struct gt_pci_gpu *gpu = gdev->src_priv;
 	struct device *dev = &gpu->pdev->dev;
@@ -357,14 +367,18 @@ static const char *gt_pcie_speed(const char *dir)
 	return NULL;
 }
 
-static void gt_amdgpu_fill_info(struct gt_device *gdev, struct gt_info *info)
+/**
+ * gt_amdgpu_fill_info() - what amdgpu tells of a device beside its PCI identity
+ * @gdev: a PCI device (src_priv is a struct gt_pci_gpu)
+ * @info: filled: active CUs, VRAM size, PCIe link (pci.c fills the rest)
+ */
+void gt_amdgpu_fill_info(struct gt_device *gdev, struct gt_info *info)
 {
 	struct gt_pci_gpu *gpu = gdev->src_priv;
 	struct device *dev = &gpu->pdev->dev;
 	struct gt_pm_ref ref;
 	s64 v;
 
-	gt_pci_fill_identity(gdev, info);
 	if (!gt_pm_get(dev, &ref)) {
 		/* Suspended: what an earlier call looked up, if any. */
 		mutex_lock(&gpu->probe_lock);
@@ -384,7 +398,15 @@ static void gt_amdgpu_fill_info(struct gt_device *gdev, struct gt_info *info)
 	gt_pm_put(dev, &ref);
 }
 
-static ssize_t gt_amdgpu_read_metrics(struct gt_device *gdev, void *buf, size_t size)
+/**
+ * gt_amdgpu_read_metrics() - read the device's gpu_metrics blob
+ * @gdev: a PCI device (src_priv is a struct gt_pci_gpu)
+ * @buf: receives the blob
+ * @size: size of @buf
+ *
+ * Return: the length, or a negative errno (-EAGAIN while suspended).
+ */
+ssize_t gt_amdgpu_read_metrics(struct gt_device *gdev, void *buf, size_t size)
 {
 	struct gt_pci_gpu *gpu = gdev->src_priv;
 	struct device *dev = &gpu->pdev->dev;
@@ -399,23 +421,18 @@ static ssize_t gt_amdgpu_read_metrics(struct gt_device *gdev, void *buf, size_t 
 	return ret == -EPERM ? -EAGAIN : ret;
 }
 
-static bool gt_amdgpu_suspended(struct gt_device *gdev)
+/**
+ * gt_amdgpu_suspended() - whether the device is runtime-suspended now
+ * @gdev: a PCI device (src_priv is a struct gt_pci_gpu)
+ *
+ * Return: true when suspended.
+ */
+bool gt_amdgpu_suspended(struct gt_device *gdev)
 {
 	struct gt_pci_gpu *gpu = gdev->src_priv;
 
 	return pm_runtime_status_suspended(&gpu->pdev->dev);
 }
-
-/* Shares release and debugfs_init with gt_pci_none_ops (pci.c). */
-const struct gt_source_ops gt_amdgpu_ops = {
-	.name = GT_SOURCE_AMDGPU,
-	.read = gt_amdgpu_read,
-	.fill_info = gt_amdgpu_fill_info,
-	.debugfs_init = gt_metrics_debugfs_add,
-	.release = gt_pci_release,
-	.read_metrics = gt_amdgpu_read_metrics,
-	.suspended = gt_amdgpu_suspended,
-};
 
 /* The sysfs directory of @dev below the sysfs root, allocated. */
 static char *gt_kobj_dir(struct device *dev)
@@ -431,7 +448,7 @@ static char *gt_kobj_dir(struct device *dev)
 }
 
 /* device_find_child() match: the hwmon child whose name is "amdgpu". */
-static int gt_match_amdgpu_hwmon(struct device *dev, void *data)
+static int gt_match_amdgpu_hwmon(struct device *dev, const void *data)
 {
 	char buf[16];
 	ssize_t len;
@@ -529,7 +546,7 @@ static void gt_amdgpu_probe(struct gt_pci_gpu *gpu)
 
 	mutex_lock(&gpu->probe_lock);
 	if (gpu->probed)
-		goto out;
+		goto out_unlock;
 	hwmon = device_find_child(&pdev->dev, NULL, gt_match_amdgpu_hwmon);
 	if (hwmon) {
 		gpu->hwmon_dir = gt_kobj_dir(hwmon);
@@ -546,6 +563,6 @@ static void gt_amdgpu_probe(struct gt_pci_gpu *gpu)
 		}
 	}
 	gpu->probed = true;
-out:
+out_unlock:
 	mutex_unlock(&gpu->probe_lock);
 }

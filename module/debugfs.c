@@ -10,12 +10,17 @@
  * debugfs_remove() waits for those in progress. A device's files are
  * removed (gt_device_unregister) before its sampler stops and before the
  * registry drops its reference, so every handler below may use the device
- * in i_private. Only ->release runs after removal: "history" therefore
- * holds its own device reference from open to release; the other files
- * keep nothing of the device past a read or write.
+ * in i_private. Only ->release runs after removal: it frees what the open
+ * file allocated and touches nothing of the device, so no file holds a
+ * device reference.
+ *
+ * This file is below the registry: it makes a device's files, the root
+ * directory and the helpers of every file (text files, numbers), and
+ * calls only the sampler and the source (gputelemetry.h, "Layers").
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -29,6 +34,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
 #include "gputelemetry.h"
 
 /* In enum gt_sensor order, as GT_SENSORS lists them. */
@@ -86,6 +92,70 @@ int gt_parse_cmd(const char __user *ubuf, size_t count, char *buf, size_t size)
 		if (buf[i] < 0x20 || buf[i] > 0x7e)
 			return -EINVAL;
 	return 0;
+}
+
+/**
+ * gt_parse_uint() - parse an unsigned decimal integer within a range
+ * @s: the text, NUL-terminated
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ * @out: receives the value; unchanged on failure
+ *
+ * The one rule of every number the module is given, module parameters and
+ * debugfs files alike: decimal digits only. kstrtouint() alone would also
+ * take a leading '+' and a trailing newline.
+ *
+ * Return: 0, or -EINVAL when @s is empty, holds anything but digits, or
+ * is out of @min..@max.
+ */
+int gt_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out)
+{
+	unsigned int v;
+	const char *p;
+
+	if (!*s)
+		return -EINVAL;
+	for (p = s; *p; p++)
+		if (!isdigit(*p))
+			return -EINVAL;
+	if (kstrtouint(s, 10, &v) || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/**
+ * gt_write_uint() - take a number written to a device's file
+ * @gdev: the device
+ * @file: the file's name, for the message
+ * @ubuf: user buffer
+ * @count: bytes written
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ * @out: receives the value
+ *
+ * One command (gt_parse_cmd()) holding one number (gt_parse_uint()). A
+ * refused one is logged with the file and the range expected.
+ *
+ * Return: 0, -EINVAL or -EFAULT.
+ */
+int gt_write_uint(struct gt_device *gdev, const char *file, const char __user *ubuf,
+		  size_t count, unsigned int min, unsigned int max, unsigned int *out)
+{
+	char buf[24];
+	int ret;
+
+	ret = gt_parse_cmd(ubuf, count, buf, sizeof(buf));
+	if (ret == -EFAULT)
+		return ret;
+	if (!ret)
+		ret = gt_parse_uint(buf, min, max, out);
+	else
+		buf[0] = '\0';	/* not printable text: not shown */
+	if (ret)
+		pr_err("%s/%s: \"%s\" is invalid: expected a decimal integer in %u..%u\n",
+		       gdev->name, file, buf, min, max);
+	return ret;
 }
 
 /*
@@ -224,27 +294,6 @@ static int gt_version_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(gt_version);
 
-/* devices */
-
-static int gt_devices_show(struct seq_file *m, void *v)
-{
-	gt_registry_show(m);
-	return 0;
-}
-
-static int gt_devices_open(struct inode *inode, struct file *file)
-{
-	return gt_text_open(inode, file, gt_devices_show);
-}
-
-static const struct file_operations gt_devices_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_devices_open,
-	.read = gt_text_read,
-	.llseek = default_llseek,
-	.release = gt_text_release,
-};
-
 /* info */
 
 static void gt_kv_str(struct seq_file *m, const char *key, const char *val)
@@ -260,58 +309,129 @@ static void gt_kv_u64(struct seq_file *m, const char *key, u64 val)
 		gt_kv_str(m, key, NULL);
 }
 
+#define GT_INFO_KEY_STR(id) GT_INFO_##id,
+static const char * const gt_info_keys[GT_I_COUNT] = {
+	GT_INFO_KEYS(GT_INFO_KEY_STR)
+};
+
+#undef GT_INFO_KEY_STR
+
+/**
+ * struct gt_info_text - what the lines of "info" print
+ * @gdev: the device
+ * @info: its source's gt_info
+ * @src: the source's name
+ * @state: the state's name
+ */
+struct gt_info_text {
+	struct gt_device *gdev;
+	struct gt_info info;
+	const char *src;
+	const char *state;
+};
+
+/* The line of key @k: GT_INFO_KEYS gives the order, this the value. */
+static void gt_info_line(struct seq_file *m, const struct gt_info_text *t,
+			 enum gt_info_key k)
+{
+	const struct gt_info *info = &t->info;
+	const struct gt_asic *asic = info->asic;
+	const char *key = gt_info_keys[k];
+
+	switch (k) {
+	case GT_I_NAME:
+		gt_kv_str(m, key, t->gdev->name);
+		break;
+	case GT_I_LOCATION:
+		gt_kv_str(m, key, t->gdev->location);
+		break;
+	case GT_I_VENDOR_ID:
+		seq_printf(m, "%s: 0x%04x\n", key, info->vendor_id);
+		break;
+	case GT_I_DEVICE_ID:
+		seq_printf(m, "%s: 0x%04x\n", key, info->device_id);
+		break;
+	case GT_I_SUBSYS_VENDOR:
+		seq_printf(m, "%s: 0x%04x\n", key, info->subsys_vendor_id);
+		break;
+	case GT_I_SUBSYS_DEVICE:
+		seq_printf(m, "%s: 0x%04x\n", key, info->subsys_device_id);
+		break;
+	case GT_I_REVISION:
+		seq_printf(m, "%s: 0x%02x\n", key, info->revision);
+		break;
+	case GT_I_ASIC:
+		gt_kv_str(m, key, asic ? asic->name : NULL);
+		break;
+	case GT_I_FAMILY:
+		gt_kv_str(m, key, asic ? asic->family : NULL);
+		break;
+	case GT_I_GFX_TARGET:
+		gt_kv_str(m, key, asic ? asic->gfx_target : NULL);
+		break;
+	case GT_I_MARKETING_NAME:
+		gt_kv_str(m, key, info->marketing_name ?: (asic ? asic->marketing_name : NULL));
+		break;
+	case GT_I_CU_FULL:
+		gt_kv_u64(m, key, asic ? asic->cu_full : 0);
+		break;
+	case GT_I_CU_ACTIVE:
+		gt_kv_u64(m, key, info->cu_active);
+		break;
+	case GT_I_CU_SOURCE:
+		gt_kv_str(m, key, info->cu_active ? info->cu_source : NULL);
+		break;
+	case GT_I_VRAM_TYPE:
+		gt_kv_str(m, key, info->vram_type);
+		break;
+	case GT_I_VRAM_WIDTH:
+		gt_kv_u64(m, key, info->vram_bus_width);
+		break;
+	case GT_I_VRAM_SIZE:
+		gt_kv_u64(m, key, info->vram_size);
+		break;
+	case GT_I_SCLK_MAX:
+		gt_kv_u64(m, key, info->sclk_max);
+		break;
+	case GT_I_MCLK_MAX:
+		gt_kv_u64(m, key, info->mclk_max);
+		break;
+	case GT_I_DRIVER:
+		gt_kv_str(m, key, info->driver);
+		break;
+	case GT_I_SOURCE:
+		gt_kv_str(m, key, t->src);
+		break;
+	case GT_I_STATE:
+		gt_kv_str(m, key, t->state);
+		break;
+	case GT_I_PCIE_SPEED:
+		gt_kv_str(m, key, info->pcie_speed);
+		break;
+	case GT_I_PCIE_WIDTH:
+		gt_kv_u64(m, key, info->pcie_width);
+		break;
+	case GT_I_INTERVAL:
+		gt_kv_u64(m, key, gt_sampler_interval(&t->gdev->sampler));
+		break;
+	case GT_I_COUNT:
+		break;
+	}
+}
+
 static int gt_info_show(struct seq_file *m, void *v)
 {
-	struct gt_device *gdev = m->private;
-	const struct gt_asic *asic;
-	const char *src, *state;
-	struct gt_info info;
+	struct gt_info_text t = { .gdev = m->private };
+	unsigned int k;
 
-	gt_source_info(gdev, &info);
-	gt_source_describe(gdev, &src, &state);
-	asic = info.asic;
-
-	gt_kv_str(m, GT_INFO_NAME, gdev->name);
-	gt_kv_str(m, GT_INFO_LOCATION, gdev->location);
-	seq_printf(m, "%s: 0x%04x\n", GT_INFO_VENDOR_ID, info.vendor_id);
-	seq_printf(m, "%s: 0x%04x\n", GT_INFO_DEVICE_ID, info.device_id);
-	seq_printf(m, "%s: 0x%04x\n", GT_INFO_SUBSYS_VENDOR, info.subsys_vendor_id);
-	seq_printf(m, "%s: 0x%04x\n", GT_INFO_SUBSYS_DEVICE, info.subsys_device_id);
-	seq_printf(m, "%s: 0x%02x\n", GT_INFO_REVISION, info.revision);
-	gt_kv_str(m, GT_INFO_ASIC, asic ? asic->name : NULL);
-	gt_kv_str(m, GT_INFO_FAMILY, asic ? asic->family : NULL);
-	gt_kv_str(m, GT_INFO_GFX_TARGET, asic ? asic->gfx_target : NULL);
-	gt_kv_str(m, GT_INFO_MARKETING_NAME,
-		  info.marketing_name ?: (asic ? asic->marketing_name : NULL));
-	gt_kv_u64(m, GT_INFO_CU_FULL, asic ? asic->cu_full : 0);
-	gt_kv_u64(m, GT_INFO_CU_ACTIVE, info.cu_active);
-	gt_kv_str(m, GT_INFO_CU_SOURCE, info.cu_active ? info.cu_source : NULL);
-	gt_kv_str(m, GT_INFO_VRAM_TYPE, info.vram_type);
-	gt_kv_u64(m, GT_INFO_VRAM_WIDTH, info.vram_bus_width);
-	gt_kv_u64(m, GT_INFO_VRAM_SIZE, info.vram_size);
-	gt_kv_u64(m, GT_INFO_SCLK_MAX, info.sclk_max);
-	gt_kv_u64(m, GT_INFO_MCLK_MAX, info.mclk_max);
-	gt_kv_str(m, GT_INFO_DRIVER, info.driver);
-	gt_kv_str(m, GT_INFO_SOURCE, src);
-	gt_kv_str(m, GT_INFO_STATE, state);
-	gt_kv_str(m, GT_INFO_PCIE_SPEED, info.pcie_speed);
-	gt_kv_u64(m, GT_INFO_PCIE_WIDTH, info.pcie_width);
-	gt_kv_u64(m, GT_INFO_INTERVAL, gt_sampler_interval(&gdev->sampler));
+	gt_source_info(t.gdev, &t.info);
+	gt_source_describe(t.gdev, &t.src, &t.state);
+	for (k = 0; k < GT_I_COUNT; k++)
+		gt_info_line(m, &t, k);
 	return 0;
 }
 
-static int gt_info_open(struct inode *inode, struct file *file)
-{
-	return gt_text_open(inode, file, gt_info_show);
-}
-
-static const struct file_operations gt_info_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_info_open,
-	.read = gt_text_read,
-	.llseek = default_llseek,
-	.release = gt_text_release,
-};
+DEFINE_GT_TEXT_ATTRIBUTE(gt_info);
 
 /* sensors */
 
@@ -332,18 +452,7 @@ static int gt_sensors_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int gt_sensors_open(struct inode *inode, struct file *file)
-{
-	return gt_text_open(inode, file, gt_sensors_show);
-}
-
-static const struct file_operations gt_sensors_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_sensors_open,
-	.read = gt_text_read,
-	.llseek = default_llseek,
-	.release = gt_text_release,
-};
+DEFINE_GT_TEXT_ATTRIBUTE(gt_sensors);
 
 /* cu_count */
 
@@ -359,24 +468,14 @@ static int gt_cu_count_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int gt_cu_count_open(struct inode *inode, struct file *file)
-{
-	return gt_text_open(inode, file, gt_cu_count_show);
-}
-
-static const struct file_operations gt_cu_count_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_cu_count_open,
-	.read = gt_text_read,
-	.llseek = default_llseek,
-	.release = gt_text_release,
-};
+DEFINE_GT_TEXT_ATTRIBUTE(gt_cu_count);
 
 /* history */
 
 /**
  * struct gt_history_reader - one open "history" file
- * @gdev: the device, referenced until release
+ * @gdev: the device; used by the seq_file operations only, which the
+ *	debugfs proxy keeps from running once the file is removed
  * @started: @base is set
  * @base: sample number shown at seq_file position 0: the oldest sample
  *	kept at the file's first read or seek, so that a reader is not told
@@ -486,21 +585,8 @@ static int gt_history_open(struct inode *inode, struct file *file)
 	r = __seq_open_private(file, &gt_history_sops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->gdev = gt_device_get(gdev);
+	r->gdev = gdev;
 	return 0;
-}
-
-static int gt_history_release(struct inode *inode, struct file *file)
-{
-	struct seq_file *m = file->private_data;
-	struct gt_history_reader *r = m->private;
-	struct gt_device *gdev = r->gdev;
-	int ret;
-
-	ret = seq_release_private(inode, file);
-	/* May free the device: the file was removed if it was the last user. */
-	gt_device_put(gdev);
-	return ret;
 }
 
 static const struct file_operations gt_history_fops = {
@@ -508,7 +594,7 @@ static const struct file_operations gt_history_fops = {
 	.open = gt_history_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = gt_history_release,
+	.release = seq_release_private,
 };
 
 /* stats */
@@ -537,11 +623,6 @@ static int gt_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int gt_stats_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, gt_stats_show, inode->i_private);
-}
-
 static ssize_t gt_stats_write(struct file *file, const char __user *ubuf, size_t count,
 			      loff_t *ppos)
 {
@@ -559,57 +640,22 @@ static ssize_t gt_stats_write(struct file *file, const char __user *ubuf, size_t
 	return count;
 }
 
-static const struct file_operations gt_stats_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_stats_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.write = gt_stats_write,
-	.release = single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(gt_stats);
 
 /* interval_ms */
 
-static int gt_interval_show(struct seq_file *m, void *v)
+static unsigned int gt_interval_get(struct gt_device *gdev)
 {
-	struct gt_device *gdev = m->private;
-
-	seq_printf(m, "%u\n", gt_sampler_interval(&gdev->sampler));
-	return 0;
+	return gt_sampler_interval(&gdev->sampler);
 }
 
-static int gt_interval_open(struct inode *inode, struct file *file)
+static int gt_interval_set(struct gt_device *gdev, unsigned int interval_ms)
 {
-	return single_open(file, gt_interval_show, inode->i_private);
+	return gt_sampler_set_interval(&gdev->sampler, interval_ms);
 }
 
-static ssize_t gt_interval_write(struct file *file, const char __user *ubuf, size_t count,
-				 loff_t *ppos)
-{
-	struct seq_file *m = file->private_data;
-	struct gt_device *gdev = m->private;
-	unsigned int v;
-	char buf[16];
-	int ret;
-
-	ret = gt_parse_cmd(ubuf, count, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	/* Digits only: kstrtouint() alone would also take a leading '+'. */
-	if (buf[0] < '0' || buf[0] > '9' || kstrtouint(buf, 10, &v))
-		return -EINVAL;
-	ret = gt_sampler_set_interval(&gdev->sampler, v);
-	return ret ? ret : count;
-}
-
-static const struct file_operations gt_interval_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_interval_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.write = gt_interval_write,
-	.release = single_release,
-};
+DEFINE_GT_UINT_ATTRIBUTE(gt_interval, GT_FILE_INTERVAL_MS, GT_INTERVAL_MIN_MS,
+			 GT_INTERVAL_MAX_MS);
 
 /**
  * gt_debugfs_device_add() - create a device's directory and files
@@ -654,7 +700,7 @@ void gt_debugfs_device_remove(struct gt_device *gdev)
 }
 
 /**
- * gt_debugfs_init() - create the root directory, "version" and "devices"
+ * gt_debugfs_init() - create the root directory and "version"
  *
  * Return: 0, or a negative errno when debugfs is not available (then the
  * module has no interface and refuses to load).
@@ -670,7 +716,6 @@ int gt_debugfs_init(void)
 		return PTR_ERR(root);
 	}
 	debugfs_create_file(GT_FILE_VERSION, 0400, root, NULL, &gt_version_fops);
-	debugfs_create_file(GT_FILE_DEVICES, 0400, root, NULL, &gt_devices_fops);
 	gt_root = root;
 	return 0;
 }

@@ -4,16 +4,38 @@
  *
  * One file per concern:
  *   main.c      module init/exit and parameters
- *   registry.c  the list of telemetry devices and their lifetime
+ *   registry.c  the list of telemetry devices, their lifetime, "devices"
  *   source.c    calling a device's source (struct gt_source_ops)
  *   asic.c      PCI id and revision to ASIC name, family, gfx target, CUs
  *   sampler.c   periodic sampling into a ring, statistics
- *   debugfs.c   the files under /sys/kernel/debug/gputelemetry/
+ *   debugfs.c   a device's files under /sys/kernel/debug/gputelemetry/,
+ *               the root, the helpers of every file
  *   sim.c       simulated GPUs (the "sim" source and its control files)
  *   pci.c       real GPUs: PCI devices of vendor 0x1002 followed through a
- *               bus notifier, the trusted_drivers parameter
+ *               bus notifier, the trusted_drivers parameter, the "none"
+ *               and "amdgpu" sources' ops
  *   amdgpu.c    the "amdgpu" source: amdgpu's sysfs interface, read
  *   metrics.c   the "metrics" file: gpu_metrics blobs decoded
+ *
+ * Layers, as netdevsim's bus, device and netdev: each file calls only
+ * the files below it; the only calls upward are through pointers a
+ * layer above handed down (struct gt_source_ops, the kref release the
+ * registry gives the sampler):
+ *
+ *   main.c                      parameters; every init and fini
+ *   sim.c     pci.c             the "buses": create, switch, remove devices
+ *             amdgpu.c          pci.c's source, and its sysfs mount
+ *             metrics.c         pci.c's "metrics" file
+ *   registry.c                  devices: list, lifetime, "devices"
+ *   debugfs.c                   a device's files, the root, file helpers
+ *   sampler.c                   sampling works, ring, statistics
+ *   source.c  asic.c            calls into a source; the ASIC table
+ *
+ * Each init has one owner, which calls its fini too: main.c those of
+ * sampler.c (the workqueue), debugfs.c (the root), registry.c, sim.c and
+ * pci.c, in that order, and their finis in the reverse one; pci.c those of
+ * amdgpu.c (gt_sysfs_init/fini). Each bus removes its own devices at its
+ * fini.
  */
 #ifndef _GPUTELEMETRY_H
 #define _GPUTELEMETRY_H
@@ -51,10 +73,6 @@ struct gt_device;
 
 /* Key and unit of each sensor, indexed by enum gt_sensor (debugfs.c). */
 extern const char * const gt_sensor_keys[GT_S_COUNT];
-
-/* Module parameters (main.c), fixed after load. */
-extern unsigned int gt_param_interval_ms;
-extern unsigned int gt_param_history_depth;
 
 /**
  * struct gt_sample - one reading of every sensor
@@ -199,7 +217,8 @@ struct gt_stat {
 
 /**
  * struct gt_sampler - periodic sampling of one device
- * @work: the sampling work, on system_freezable_wq (not during system sleep)
+ * @work: the sampling work, on the module's freezable workqueue (not
+ *	during system sleep; sampler.c)
  * @lock: protects every field below it (taken by the work and by readers;
  *	never held across a source read or a copy to user space)
  * @running: the work may queue itself again; cleared before the final
@@ -213,6 +232,9 @@ struct gt_stat {
  * @since_ns: time of the last statistics reset (or of creation)
  * @samples: samples taken since creation
  * @cpu_ns: time spent in the sampling work since creation, in ns
+ * @ref: the device's reference count (the work holds one while queued);
+ *	set at init, never changed (as @release), so not under @lock
+ * @release: the device's release, for the work's last put
  */
 struct gt_sampler {
 	struct delayed_work work;
@@ -226,6 +248,8 @@ struct gt_sampler {
 	u64 since_ns;
 	u64 samples;
 	u64 cpu_ns;
+	struct kref *ref;
+	void (*release)(struct kref *ref);
 };
 
 /* Device state, shown by name (GT_STATE_*). */
@@ -239,7 +263,8 @@ enum gt_state {
 /**
  * struct gt_device - one telemetry device (simulated or PCI)
  * @ref: references; the registry holds one while the device is listed,
- *	every open "history" file one more; the last put releases it
+ *	its sampling work one while queued or running; the last put
+ *	releases it
  * @node: entry in the registry's list, under gt_devices_lock
  * @name: directory name, "sim<id>" or the PCI address
  * @location: "sim:<id>" or "pci:<address>"
@@ -277,8 +302,9 @@ void gt_device_unregister(struct gt_device *gdev);
 struct gt_device *gt_device_get(struct gt_device *gdev);
 void gt_device_put(struct gt_device *gdev);
 struct gt_device * __must_check gt_device_find(const char *name);
-void gt_registry_show(struct seq_file *m);
-void gt_registry_remove_all(void);
+struct gt_device * __must_check gt_device_find_match(bool (*match)(struct gt_device *gdev));
+int __must_check gt_registry_init(struct dentry *root, unsigned int interval_ms, u32 depth);
+void gt_registry_fini(void);
 void gt_device_set_source(struct gt_device *gdev, const struct gt_source_ops *src,
 			  enum gt_state state,
 			  void (*update)(struct gt_device *gdev, void *arg), void *arg);
@@ -294,7 +320,8 @@ void gt_source_wait_idle(struct gt_device *gdev);
 
 /* sampler.c */
 int __must_check gt_sampler_init(struct gt_sampler *smp, unsigned int interval_ms,
-				 u32 depth);
+				 u32 depth, struct kref *ref,
+				 void (*release)(struct kref *ref));
 void gt_sampler_start(struct gt_device *gdev);
 void gt_sampler_stop(struct gt_device *gdev);
 void gt_sampler_fini(struct gt_sampler *smp);
@@ -320,6 +347,71 @@ ssize_t gt_text_read(struct file *file, char __user *ubuf, size_t count, loff_t 
 int gt_text_release(struct inode *inode, struct file *file);
 int __must_check gt_parse_cmd(const char __user *ubuf, size_t count, char *buf,
 			      size_t size);
+int __must_check gt_parse_uint(const char *s, unsigned int min, unsigned int max,
+			       unsigned int *out);
+int __must_check gt_write_uint(struct gt_device *gdev, const char *file,
+			       const char __user *ubuf, size_t count, unsigned int min,
+			       unsigned int max, unsigned int *out);
+
+/**
+ * DEFINE_GT_TEXT_ATTRIBUTE() - a read-only file whose text reads a source
+ * @__name: prefix; __name##_show(struct seq_file *m, void *v) formats the
+ *	whole text (m->private is the inode's i_private)
+ *
+ * Defines __name##_open and __name##_fops, as DEFINE_SHOW_ATTRIBUTE()
+ * does, but on the text files of debugfs.c (struct gt_text): the text is
+ * made without seq_file's lock, so that it may read sysfs.
+ */
+#define DEFINE_GT_TEXT_ATTRIBUTE(__name)					\
+static int __name ## _open(struct inode *inode, struct file *file)		\
+{										\
+	return gt_text_open(inode, file, __name ## _show);			\
+}										\
+										\
+static const struct file_operations __name ## _fops = {			\
+	.owner = THIS_MODULE,							\
+	.open = __name ## _open,						\
+	.read = gt_text_read,							\
+	.llseek = default_llseek,						\
+	.release = gt_text_release,						\
+}
+
+/**
+ * DEFINE_GT_UINT_ATTRIBUTE() - a device's read-write number
+ * @__name: prefix; unsigned int __name##_get(struct gt_device *) reads
+ *	the number, int __name##_set(struct gt_device *, unsigned int) sets
+ *	it (0 or a negative errno)
+ * @__file: the file's name, for the message of a refused write
+ * @__min: smallest value accepted
+ * @__max: largest value accepted
+ *
+ * Defines __name##_fops, as DEFINE_DEBUGFS_ATTRIBUTE() does for a typed
+ * value, for a file whose i_private is the device: it reads "%u\n", and
+ * takes one number by gt_write_uint()'s rule (digits only, in range, a
+ * refused write logged). DEFINE_DEBUGFS_ATTRIBUTE() itself would take a
+ * leading '+' or spaces (simple_attr_write() parses with kstrtoull()).
+ */
+#define DEFINE_GT_UINT_ATTRIBUTE(__name, __file, __min, __max)			\
+static int __name ## _show(struct seq_file *m, void *v)			\
+{										\
+	seq_printf(m, "%u\n", __name ## _get(m->private));			\
+	return 0;								\
+}										\
+										\
+static ssize_t __name ## _write(struct file *file, const char __user *ubuf,	\
+				size_t count, loff_t *ppos)			\
+{										\
+	struct seq_file *m = file->private_data;				\
+	unsigned int v;								\
+	int ret;								\
+										\
+	ret = gt_write_uint(m->private, __file, ubuf, count, __min, __max, &v);	\
+	if (!ret)								\
+		ret = __name ## _set(m->private, v);				\
+	return ret ? ret : count;						\
+}										\
+										\
+DEFINE_SHOW_STORE_ATTRIBUTE(__name)
 
 /* sim.c */
 int __must_check gt_sim_init(struct dentry *root, unsigned int sim_devices);
@@ -357,14 +449,14 @@ struct gt_pci_gpu {
 /* pci.c */
 int __must_check gt_pci_init(void);
 void gt_pci_fini(void);
-void gt_pci_fill_identity(struct gt_device *gdev, struct gt_info *info);
-void gt_pci_release(struct gt_device *gdev);
-extern const struct gt_source_ops gt_pci_none_ops;
 
-/* amdgpu.c */
-extern const struct gt_source_ops gt_amdgpu_ops;
+/* amdgpu.c: the amdgpu source's operations, gathered in pci.c */
 int __must_check gt_sysfs_init(void);
 void gt_sysfs_fini(void);
+int gt_amdgpu_read(struct gt_device *gdev, struct gt_sample *s);
+void gt_amdgpu_fill_info(struct gt_device *gdev, struct gt_info *info);
+ssize_t gt_amdgpu_read_metrics(struct gt_device *gdev, void *buf, size_t size);
+bool gt_amdgpu_suspended(struct gt_device *gdev);
 
 /* metrics.c */
 void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len);

@@ -12,13 +12,14 @@
 #include "gputelemetry.h"
 
 static unsigned int gt_param_sim_devices;
-unsigned int gt_param_interval_ms = 100;
-unsigned int gt_param_history_depth = 1024;
+static unsigned int gt_param_interval_ms = 100;
+static unsigned int gt_param_history_depth = 1024;
 
 /*
- * Parse an unsigned decimal parameter and refuse it, with a message that
- * names the parameter and its range, when it is out of range: insmod then
- * fails with -EINVAL.
+ * Parse an unsigned decimal parameter, by the rule of every number the
+ * module takes (gt_parse_uint(): digits only, no sign), and refuse it,
+ * with a message that names the parameter and its range, when it breaks
+ * the rule or is out of range: insmod then fails with -EINVAL.
  */
 static int gt_param_set_range(const char *val, const struct kernel_param *kp,
 			      unsigned int min, unsigned int max)
@@ -26,8 +27,8 @@ static int gt_param_set_range(const char *val, const struct kernel_param *kp,
 	unsigned int v;
 	int ret;
 
-	ret = kstrtouint(val, 10, &v);
-	if (ret || v < min || v > max) {
+	ret = gt_parse_uint(val, min, max, &v);
+	if (ret) {
 		pr_err("%s=%s is invalid: expected a decimal integer in %u..%u\n",
 		       kp->name, val, min, max);
 		return -EINVAL;
@@ -76,6 +77,10 @@ module_param_cb(history_depth, &gt_depth_ops, &gt_param_history_depth, 0444);
 MODULE_PARM_DESC(history_depth,
 		 "samples kept per device (16..65536, default 1024)");
 
+/*
+ * Each layer's init, bottom up (gputelemetry.h, "Layers"); each undone by
+ * its fini, top down, here and nowhere else.
+ */
 static int __init gt_init(void)
 {
 	int ret;
@@ -86,26 +91,32 @@ static int __init gt_init(void)
 
 	ret = gt_debugfs_init();
 	if (ret)
-		goto err_debugfs;
+		goto err_wq_fini;
+
+	ret = gt_registry_init(gt_debugfs_root(), gt_param_interval_ms,
+			       gt_param_history_depth);
+	if (ret)
+		goto err_debugfs_fini;
 
 	ret = gt_sim_init(gt_debugfs_root(), gt_param_sim_devices);
 	if (ret)
-		goto err_sim;
+		goto err_registry_fini;
 
 	ret = gt_pci_init();
 	if (ret)
-		goto err_sim;
+		goto err_sim_fini;
 
 	pr_info("version %s loaded, %u simulated device(s)\n", GT_MODULE_VERSION,
 		gt_param_sim_devices);
 	return 0;
 
-err_sim:
-	/* The files are live already: remove them before the devices. */
+err_sim_fini:
 	gt_sim_fini();
-	gt_registry_remove_all();
+err_registry_fini:
+	gt_registry_fini();
+err_debugfs_fini:
 	gt_debugfs_fini();
-err_debugfs:
+err_wq_fini:
 	gt_sampler_wq_fini();
 	return ret;
 }
@@ -113,17 +124,16 @@ err_debugfs:
 static void __exit gt_exit(void)
 {
 	/*
-	 * The notifier and the sim control files first: no device is created
-	 * or switched after this. Then the devices, then what they read
-	 * through.
+	 * The buses first: each stops creating devices and removes its own
+	 * (pci.c also drops the amdgpu source's sysfs mount). Then the
+	 * registry's file and the root. Sampling works still finishing hold
+	 * the last device references: the workqueue goes last.
 	 */
 	gt_pci_fini();
 	gt_sim_fini();
-	gt_registry_remove_all();
-	/* Sampling works still finishing hold the last device references. */
-	gt_sampler_wq_fini();
-	gt_sysfs_fini();
+	gt_registry_fini();
 	gt_debugfs_fini();
+	gt_sampler_wq_fini();
 }
 
 module_init(gt_init);

@@ -606,19 +606,8 @@ static int gt_metrics_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int gt_metrics_open(struct inode *inode, struct file *file)
-{
-	return gt_text_open(inode, file, gt_metrics_show);
-}
-
 /* A text file (debugfs.c): the blob is read without seq_file's lock. */
-static const struct file_operations gt_metrics_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_metrics_open,
-	.read = gt_text_read,
-	.llseek = default_llseek,
-	.release = gt_text_release,
-};
+DEFINE_GT_TEXT_ATTRIBUTE(gt_metrics);
 
 /**
  * gt_metrics_debugfs_add() - create a device's "metrics" file

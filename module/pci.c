@@ -88,14 +88,14 @@ static int gt_param_set_trusted(const char *val, const struct kernel_param *kp)
 	if (len && val[len - 1] == '\n')
 		len--;
 	if (len >= sizeof(buf))
-		goto bad;
+		goto err_log;
 	memcpy(buf, val, len);
 	buf[len] = '\0';
 	if (gt_trusted_parse(buf, false))
-		goto bad;
+		goto err_log;
 	strscpy(gt_trusted_param, buf, sizeof(gt_trusted_param));
 	return 0;
-bad:
+err_log:
 	pr_err("%s=%s is invalid: expected 1..%d comma-separated driver names (letters, digits, '_', '-'; each under %d characters, e.g. amdgpu,gt_test_amdgpu)\n",
 	       kp->name, val, GT_TRUSTED_MAX, GT_NAME_LEN);
 	return -EINVAL;
@@ -133,14 +133,14 @@ static bool gt_pci_is_gpu(struct pci_dev *pdev)
 
 /* The "none" source: PCI identity only; never read (state unbound). */
 
-/**
+/*
  * gt_pci_fill_identity() - the part of "info" any PCI device has
  * @gdev: a PCI device (src_priv is a struct gt_pci_gpu)
  * @info: filled: ids, revision, ASIC entry, driver
  *
  * Called as a source call (source.c): @driver does not change meanwhile.
  */
-void gt_pci_fill_identity(struct gt_device *gdev, struct gt_info *info)
+static void gt_pci_fill_identity(struct gt_device *gdev, struct gt_info *info)
 {
 	struct gt_pci_gpu *gpu = gdev->src_priv;
 	struct pci_dev *pdev = gpu->pdev;
@@ -159,11 +159,11 @@ static int gt_pci_none_read(struct gt_device *gdev, struct gt_sample *s)
 	return -ENODEV;
 }
 
-/**
+/*
  * gt_pci_release() - free a PCI device's data (both ops' release)
  * @gdev: the device, at its final put
  */
-void gt_pci_release(struct gt_device *gdev)
+static void gt_pci_release(struct gt_device *gdev)
 {
 	struct gt_pci_gpu *gpu = gdev->src_priv;
 
@@ -174,13 +174,52 @@ void gt_pci_release(struct gt_device *gdev)
 	kfree(gpu);
 }
 
-const struct gt_source_ops gt_pci_none_ops = {
+static const struct gt_source_ops gt_pci_none_ops = {
 	.name = GT_SOURCE_NONE,
 	.read = gt_pci_none_read,
 	.fill_info = gt_pci_fill_identity,
 	.debugfs_init = gt_metrics_debugfs_add,
 	.release = gt_pci_release,
 };
+
+/* The "amdgpu" source (amdgpu.c): its readings, on the PCI identity. */
+
+static void gt_pci_amdgpu_fill_info(struct gt_device *gdev, struct gt_info *info)
+{
+	gt_pci_fill_identity(gdev, info);
+	gt_amdgpu_fill_info(gdev, info);
+}
+
+/* Shares release and debugfs_init with gt_pci_none_ops. */
+static const struct gt_source_ops gt_amdgpu_ops = {
+	.name = GT_SOURCE_AMDGPU,
+	.read = gt_amdgpu_read,
+	.fill_info = gt_pci_amdgpu_fill_info,
+	.debugfs_init = gt_metrics_debugfs_add,
+	.release = gt_pci_release,
+	.read_metrics = gt_amdgpu_read_metrics,
+	.suspended = gt_amdgpu_suspended,
+};
+
+/* A device of this file: either ops (their release is the same). */
+static bool gt_pci_owned(struct gt_device *gdev)
+{
+	return gdev->src && gdev->src->release == gt_pci_release;
+}
+
+/* The sysfs directory of @pdev below the sysfs root, allocated, or NULL. */
+static char *gt_pci_sysfs_dir(struct pci_dev *pdev)
+{
+	char *path, *dir;
+
+	path = kobject_get_path(&pdev->dev.kobj, GFP_KERNEL);
+	if (!path)
+		return NULL;
+	/* "/devices/pci0000:00/...": without the leading '/'. */
+	dir = kstrdup(path + 1, GFP_KERNEL);
+	kfree(path);
+	return dir;
+}
 
 /*
  * Finds the gt_device of @pdev, registering it (unbound) when there is
@@ -191,7 +230,6 @@ static struct gt_device *gt_pci_get(struct pci_dev *pdev)
 	struct gt_device *gdev;
 	struct gt_pci_gpu *gpu;
 	char loc[GT_LOCATION_LEN];
-	char *path;
 	int ret;
 
 	gdev = gt_device_find(pci_name(pdev));
@@ -199,17 +237,14 @@ static struct gt_device *gt_pci_get(struct pci_dev *pdev)
 		return gdev;
 
 	gpu = kzalloc(sizeof(*gpu), GFP_KERNEL);
-	path = kobject_get_path(&pdev->dev.kobj, GFP_KERNEL);
-	if (!gpu || !path) {
+	if (!gpu) {
 		ret = -ENOMEM;
-		goto err_free;
+		goto err_log;
 	}
-	/* "/devices/pci0000:00/..." below the sysfs root. */
-	gpu->dir = kstrdup(path + 1, GFP_KERNEL);
-	kfree(path);
+	gpu->dir = gt_pci_sysfs_dir(pdev);
 	if (!gpu->dir) {
 		ret = -ENOMEM;
-		goto err_free;
+		goto err_free_gpu;
 	}
 	gpu->pdev = pci_dev_get(pdev);
 	mutex_init(&gpu->probe_lock);
@@ -218,9 +253,7 @@ static struct gt_device *gt_pci_get(struct pci_dev *pdev)
 	gdev = gt_device_alloc(pci_name(pdev), loc, &gt_pci_none_ops, gpu);
 	if (IS_ERR(gdev)) {
 		ret = PTR_ERR(gdev);
-		pci_dev_put(gpu->pdev);
-		mutex_destroy(&gpu->probe_lock);
-		goto err_free;
+		goto err_put_pdev;
 	}
 	/* Not visible yet: no src_lock needed. Registered unbound. */
 	gdev->state = GT_UNBOUND;
@@ -230,15 +263,17 @@ static struct gt_device *gt_pci_get(struct pci_dev *pdev)
 		/* Registered meanwhile by a concurrent event: use that one. */
 		if (ret == -EEXIST)
 			return gt_device_find(pci_name(pdev));
-		pr_err("%s: cannot register the device (%d)\n", pci_name(pdev), ret);
-		return NULL;
+		goto err_log;
 	}
 	return gt_device_get(gdev);
 
-err_free:
-	if (gpu)
-		kfree(gpu->dir);
+err_put_pdev:
+	mutex_destroy(&gpu->probe_lock);
+	pci_dev_put(gpu->pdev);
+	kfree(gpu->dir);
+err_free_gpu:
 	kfree(gpu);
+err_log:
 	pr_err("%s: cannot register the device (%d)\n", pci_name(pdev), ret);
 	return NULL;
 }
@@ -350,8 +385,9 @@ static struct notifier_block gt_pci_nb = {
  * gt_pci_init() - follow the PCI GPUs: notifier first, then a scan
  * @void: no arguments
  *
- * The notifier is registered before the scan, so that no device appears
- * or binds unseen in between; an event and the scan meeting on one device
+ * The amdgpu source's sysfs mount first (this file owns the source). The
+ * notifier is registered before the scan, so that no device appears or
+ * binds unseen in between; an event and the scan meeting on one device
  * are serialized by its device lock and both end in the same state.
  *
  * Return: 0, or a negative errno (then nothing is left registered).
@@ -366,10 +402,8 @@ int gt_pci_init(void)
 	if (ret)
 		return ret;
 	ret = bus_register_notifier(&pci_bus_type, &gt_pci_nb);
-	if (ret) {
-		gt_sysfs_fini();
-		return ret;
-	}
+	if (ret)
+		goto err_sysfs_fini;
 	for_each_pci_dev(pdev) {
 		if (!gt_pci_is_gpu(pdev))
 			continue;
@@ -380,15 +414,29 @@ int gt_pci_init(void)
 		device_unlock(&pdev->dev);
 	}
 	return 0;
+
+err_sysfs_fini:
+	gt_sysfs_fini();
+	return ret;
 }
 
 /**
- * gt_pci_fini() - stop following the PCI GPUs
+ * gt_pci_fini() - stop following the PCI GPUs and remove their devices
  *
- * Waits for notifier calls in progress; the devices stay registered,
- * for gt_registry_remove_all() to remove.
+ * Waits for notifier calls in progress, so that no device is added or
+ * switched afterwards; detaches each device's source (no amdgpu read is
+ * then in flight or starts: a sampling work still finishing reads "none")
+ * and unregisters it; then drops the sysfs mount.
  */
 void gt_pci_fini(void)
 {
+	struct gt_device *gdev;
+
 	bus_unregister_notifier(&pci_bus_type, &gt_pci_nb);
+	while ((gdev = gt_device_find_match(gt_pci_owned))) {
+		gt_device_set_source(gdev, &gt_pci_none_ops, GT_UNBOUND, gt_pci_update, "");
+		gt_device_unregister(gdev);
+		gt_device_put(gdev);
+	}
+	gt_sysfs_fini();
 }

@@ -4,13 +4,18 @@
  *
  * A device is allocated (gt_device_alloc), listed and made visible
  * (gt_device_register), unlisted and stopped (gt_device_unregister), and
- * freed by its last gt_device_put(). Simulated devices are registered by
- * sim.c; PCI devices by pci.c, from a bus notifier, which also switches
- * their source with gt_device_set_source() as drivers bind and unbind.
+ * freed by its last gt_device_put(). Simulated devices are registered and
+ * removed by sim.c; PCI devices by pci.c, from a bus notifier, which also
+ * switches their source with gt_device_set_source() as drivers bind and
+ * unbind. Each removes its own devices at unload (gt_device_find_match()).
+ * The registry's own file is "devices", the list.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -25,6 +30,11 @@
  */
 static DEFINE_MUTEX(gt_devices_lock);
 static LIST_HEAD(gt_devices);
+
+/* Given at init, fixed afterwards: what each new device starts with. */
+static unsigned int gt_registry_interval_ms;
+static u32 gt_registry_depth;
+static struct dentry *gt_devices_dentry;
 
 static void gt_device_release(struct kref *ref)
 {
@@ -62,7 +72,8 @@ struct gt_device *gt_device_alloc(const char *name, const char *location,
 	if (!gdev)
 		return ERR_PTR(-ENOMEM);
 
-	ret = gt_sampler_init(&gdev->sampler, gt_param_interval_ms, gt_param_history_depth);
+	ret = gt_sampler_init(&gdev->sampler, gt_registry_interval_ms, gt_registry_depth,
+			      &gdev->ref, gt_device_release);
 	if (ret) {
 		kfree(gdev);
 		return ERR_PTR(ret);
@@ -166,8 +177,9 @@ static void gt_device_unlist(struct gt_device *gdev)
  * When this returns no file operation on the device is in progress or can
  * start, and the sampler is stopped: a sample in progress may finish (its
  * work holds a reference). The registry's reference is dropped; files
- * still open keep the memory alive until they are closed. Calling it on a
- * device already unregistered does nothing.
+ * still open keep nothing of the device (their operations fail with
+ * -EIO, debugfs.c). Calling it on a device already unregistered does
+ * nothing.
  */
 void gt_device_unregister(struct gt_device *gdev)
 {
@@ -243,12 +255,31 @@ struct gt_device *gt_device_find(const char *name)
 }
 
 /**
- * gt_registry_show() - print the "devices" file
- * @m: the seq_file
+ * gt_device_find_match() - look a listed device up by a test
+ * @match: called for each listed device, under the registry lock (so
+ *	that @gdev->src is stable); must not sleep
  *
- * One line per listed device: name, location, ASIC, source, state.
+ * Return: the first device @match is true of, with a reference the
+ * caller must put, or NULL.
  */
-void gt_registry_show(struct seq_file *m)
+struct gt_device *gt_device_find_match(bool (*match)(struct gt_device *gdev))
+{
+	struct gt_device *gdev;
+
+	mutex_lock(&gt_devices_lock);
+	list_for_each_entry(gdev, &gt_devices, node) {
+		if (match(gdev)) {
+			gt_device_get(gdev);
+			mutex_unlock(&gt_devices_lock);
+			return gdev;
+		}
+	}
+	mutex_unlock(&gt_devices_lock);
+	return NULL;
+}
+
+/* "devices": one line per listed device: name, location, ASIC, source, state. */
+static int gt_devices_show(struct seq_file *m, void *v)
 {
 	struct gt_device **devs, *gdev;
 	const char *src, *state;
@@ -266,7 +297,7 @@ void gt_registry_show(struct seq_file *m)
 	devs = kmalloc_array(n, sizeof(*devs), GFP_KERNEL);
 	if (!devs) {
 		mutex_unlock(&gt_devices_lock);
-		return;
+		return -ENOMEM;
 	}
 	i = 0;
 	list_for_each_entry(gdev, &gt_devices, node)
@@ -286,17 +317,43 @@ void gt_registry_show(struct seq_file *m)
 		gt_device_put(gdev);
 	}
 	kfree(devs);
+	return 0;
+}
+DEFINE_GT_TEXT_ATTRIBUTE(gt_devices);
+
+/**
+ * gt_registry_init() - set the registry up and create "devices"
+ * @root: the module's debugfs directory
+ * @interval_ms: sampling period of each new device
+ * @depth: samples kept per new device
+ *
+ * Return: 0 (debugfs file creation failures are not errors).
+ */
+int gt_registry_init(struct dentry *root, unsigned int interval_ms, u32 depth)
+{
+	gt_registry_interval_ms = interval_ms;
+	gt_registry_depth = depth;
+	gt_devices_dentry = debugfs_create_file(GT_FILE_DEVICES, 0400, root, NULL,
+						&gt_devices_fops);
+	return 0;
 }
 
 /**
- * gt_registry_remove_all() - unregister every device (module unload)
+ * gt_registry_fini() - remove "devices"
+ *
+ * Called when the buses have removed their devices (sim.c, pci.c): any
+ * device still listed is a bug, warned about and unregistered.
  */
-void gt_registry_remove_all(void)
+void gt_registry_fini(void)
 {
 	struct gt_device *gdev, *tmp;
 	LIST_HEAD(gone);
 
+	debugfs_remove(gt_devices_dentry);
+	gt_devices_dentry = NULL;
+
 	mutex_lock(&gt_devices_lock);
+	WARN_ON(!list_empty(&gt_devices));
 	list_for_each_entry_safe(gdev, tmp, &gt_devices, node) {
 		gt_device_unlist(gdev);
 		list_add_tail(&gdev->node, &gone);

@@ -15,12 +15,15 @@
  * is queued or running; stopping clears "running" and cancels a queued
  * work, and a running one does not queue itself again and drops its
  * reference. Module unload waits for the last one (gt_sampler_wq_fini()).
+ * The reference is the device's kref, with the release function the
+ * registry gave gt_sampler_init(): this file calls nothing above it.
  *
  * Readers never touch the ring directly: gt_sampler_copy() copies one
  * sample out under the lock, by number, and tells a reader that asked for
  * an overwritten number which sample is the oldest still kept.
  */
 #include <linux/jiffies.h>
+#include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -41,7 +44,8 @@ static struct workqueue_struct *gt_sampler_wq;
  */
 int gt_sampler_wq_init(void)
 {
-	gt_sampler_wq = alloc_workqueue("gputelemetry", WQ_FREEZABLE, 0);
+	/* Unbound: a sample may run on any CPU (and see compat.h). */
+	gt_sampler_wq = alloc_workqueue("gputelemetry", WQ_FREEZABLE | WQ_UNBOUND, 0);
 	return gt_sampler_wq ? 0 : -ENOMEM;
 }
 
@@ -131,24 +135,29 @@ static void gt_sampler_work(struct work_struct *work)
 	spin_unlock(&smp->lock);
 	/* May free the device: nothing of it is used past this point. */
 	if (!requeued)
-		gt_device_put(gdev);
+		kref_put(smp->ref, smp->release);
 }
 
 /**
  * gt_sampler_init() - set a sampler up, stopped
- * @smp: the sampler, zeroed
+ * @smp: the sampler, zeroed, in a struct gt_device
  * @interval_ms: sampling period, GT_INTERVAL_MIN_MS..GT_INTERVAL_MAX_MS
  * @depth: ring size, GT_HISTORY_MIN..GT_HISTORY_MAX
+ * @ref: the device's reference count, held by the work while queued
+ * @release: what the last kref_put() of @ref calls
  *
  * Return: 0 or -ENOMEM. On success gt_sampler_fini() must be called.
  */
-int gt_sampler_init(struct gt_sampler *smp, unsigned int interval_ms, u32 depth)
+int gt_sampler_init(struct gt_sampler *smp, unsigned int interval_ms, u32 depth,
+		    struct kref *ref, void (*release)(struct kref *ref))
 {
 	smp->ring = kvcalloc(depth, sizeof(*smp->ring), GFP_KERNEL);
 	if (!smp->ring)
 		return -ENOMEM;
 	smp->depth = depth;
 	smp->interval_ms = interval_ms;
+	smp->ref = ref;
+	smp->release = release;
 	spin_lock_init(&smp->lock);
 	INIT_DELAYED_WORK(&smp->work, gt_sampler_work);
 	spin_lock(&smp->lock);
@@ -180,7 +189,7 @@ void gt_sampler_start(struct gt_device *gdev)
 	spin_lock(&smp->lock);
 	smp->running = true;
 	if (queue_delayed_work(gt_sampler_wq, &smp->work, 0))
-		gt_device_get(gdev);
+		kref_get(smp->ref);
 	spin_unlock(&smp->lock);
 }
 
@@ -204,7 +213,7 @@ void gt_sampler_stop(struct gt_device *gdev)
 	spin_unlock(&smp->lock);
 	/* The caller holds a reference of its own: this is never the last. */
 	if (cancelled)
-		gt_device_put(gdev);
+		kref_put(smp->ref, smp->release);
 }
 
 /**
@@ -218,8 +227,6 @@ void gt_sampler_stop(struct gt_device *gdev)
  */
 int gt_sampler_set_interval(struct gt_sampler *smp, unsigned int interval_ms)
 {
-	struct gt_device *gdev = container_of(smp, struct gt_device, sampler);
-
 	if (interval_ms < GT_INTERVAL_MIN_MS || interval_ms > GT_INTERVAL_MAX_MS)
 		return -EINVAL;
 	spin_lock(&smp->lock);
@@ -230,7 +237,7 @@ int gt_sampler_set_interval(struct gt_sampler *smp, unsigned int interval_ms)
 	 */
 	if (smp->running &&
 	    !mod_delayed_work(gt_sampler_wq, &smp->work, gt_sampler_delay(interval_ms)))
-		gt_device_get(gdev);
+		kref_get(smp->ref);
 	spin_unlock(&smp->lock);
 	return 0;
 }

@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "gputelemetry.h"
 
 #define GT_SIM_ID_MAX		255
@@ -331,72 +332,34 @@ static void gt_sim_fill_info(struct gt_device *gdev, struct gt_info *info)
 	info->pcie_width = p->pcie_width;
 }
 
-/* Strict unsigned decimal: digits only, no sign, no spaces. */
-static int gt_sim_parse_uint(const char *s, unsigned int max, unsigned int *out)
-{
-	unsigned int v;
-
-	if (*s < '0' || *s > '9' || kstrtouint(s, 10, &v) || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 /* load */
 
-static int gt_sim_load_show(struct seq_file *m, void *v)
+static unsigned int gt_sim_load_get(struct gt_device *gdev)
 {
-	struct gt_device *gdev = m->private;
 	struct gt_sim *sim = gdev->src_priv;
 	unsigned int load;
 
 	spin_lock(&sim->lock);
 	load = sim->load;
 	spin_unlock(&sim->lock);
-	seq_printf(m, "%u\n", load);
-	return 0;
+	return load;
 }
 
-static int gt_sim_load_open(struct inode *inode, struct file *file)
+static int gt_sim_load_set(struct gt_device *gdev, unsigned int load)
 {
-	return single_open(file, gt_sim_load_show, inode->i_private);
-}
-
-static ssize_t gt_sim_load_write(struct file *file, const char __user *ubuf, size_t count,
-				 loff_t *ppos)
-{
-	struct seq_file *m = file->private_data;
-	struct gt_device *gdev = m->private;
 	struct gt_sim *sim = gdev->src_priv;
-	unsigned int load;
-	char buf[8];
-	u64 now;
-	int ret;
+	u64 now = ktime_get_ns();
 
-	ret = gt_parse_cmd(ubuf, count, buf, sizeof(buf));
-	if (!ret)
-		ret = gt_sim_parse_uint(buf, 100, &load);
-	if (ret)
-		return ret;
-
-	now = ktime_get_ns();
 	spin_lock(&sim->lock);
 	/* The temperature continues from where it is now. */
 	sim->temp0 = gt_sim_edge(sim, now);
 	sim->t0_ns = now;
 	sim->load = load;
 	spin_unlock(&sim->lock);
-	return count;
+	return 0;
 }
 
-static const struct file_operations gt_sim_load_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_sim_load_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.write = gt_sim_load_write,
-	.release = single_release,
-};
+DEFINE_GT_UINT_ATTRIBUTE(gt_sim_load, GT_FILE_LOAD, 0, 100);
 
 /* fail_sensors */
 
@@ -422,11 +385,6 @@ static int gt_sim_fail_show(struct seq_file *m, void *v)
 	}
 	seq_putc(m, '\n');
 	return 0;
-}
-
-static int gt_sim_fail_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, gt_sim_fail_show, inode->i_private);
 }
 
 static int gt_sim_sensor_by_key(const char *key)
@@ -471,14 +429,7 @@ static ssize_t gt_sim_fail_write(struct file *file, const char __user *ubuf, siz
 	return count;
 }
 
-static const struct file_operations gt_sim_fail_fops = {
-	.owner = THIS_MODULE,
-	.open = gt_sim_fail_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.write = gt_sim_fail_write,
-	.release = single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(gt_sim_fail);
 
 static void gt_sim_debugfs_init(struct gt_device *gdev, struct dentry *dir)
 {
@@ -559,7 +510,7 @@ static ssize_t gt_sim_new_write(struct file *file, const char __user *ubuf, size
 			*sp = '\0';
 			p = gt_sim_profile_find(sp + 1);
 			if (p)
-				ret = gt_sim_parse_uint(buf, GT_SIM_ID_MAX, &id);
+				ret = gt_parse_uint(buf, 0, GT_SIM_ID_MAX, &id);
 		}
 	}
 	if (ret) {
@@ -595,7 +546,7 @@ static ssize_t gt_sim_del_write(struct file *file, const char __user *ubuf, size
 	if (ret == -EFAULT)
 		return ret;
 	if (!ret)
-		ret = gt_sim_parse_uint(buf, GT_SIM_ID_MAX, &id);
+		ret = gt_parse_uint(buf, 0, GT_SIM_ID_MAX, &id);
 	if (ret) {
 		pr_err("del_device: expected \"<id>\" with id 0..%u\n", GT_SIM_ID_MAX);
 		return ret;
@@ -624,13 +575,30 @@ static const struct file_operations gt_sim_del_fops = {
 	.llseek = noop_llseek,
 };
 
+/* A device of this file. */
+static bool gt_sim_owned(struct gt_device *gdev)
+{
+	return gdev->src == &gt_sim_ops;
+}
+
+/* Unregisters every simulated device; new_device and del_device are gone. */
+static void gt_sim_remove_all(void)
+{
+	struct gt_device *gdev;
+
+	while ((gdev = gt_device_find_match(gt_sim_owned))) {
+		gt_device_unregister(gdev);
+		gt_device_put(gdev);
+	}
+}
+
 /**
  * gt_sim_init() - create "new_device", "del_device" and the first devices
  * @root: the module's debugfs directory
  * @sim_devices: devices sim0..sim<n-1> to create, profile navi14
  *
- * Return: 0 or a negative errno; on failure the devices created so far
- * stay registered for the caller to remove.
+ * Return: 0 or a negative errno (then nothing is left: no file, no
+ * device).
  */
 int gt_sim_init(struct dentry *root, unsigned int sim_devices)
 {
@@ -651,16 +619,18 @@ int gt_sim_init(struct dentry *root, unsigned int sim_devices)
 	for (id = 0; id < sim_devices && !ret; id++)
 		ret = gt_sim_create(id, &gt_sim_profiles[0]);
 	mutex_unlock(&gt_sim_lock);
-	if (ret)
+	if (ret) {
 		pr_err("cannot create simulated device %u: %d\n", id - 1, ret);
+		gt_sim_fini();
+	}
 	return ret;
 }
 
 /**
- * gt_sim_fini() - remove "new_device" and "del_device"
+ * gt_sim_fini() - remove "new_device", "del_device" and every sim device
  *
- * Waits for a creation or removal in progress; none starts afterwards.
- * The simulated devices themselves are removed with the registry.
+ * The files first: this waits for a creation or removal in progress, and
+ * none starts afterwards. Then the devices.
  */
 void gt_sim_fini(void)
 {
@@ -668,4 +638,5 @@ void gt_sim_fini(void)
 	debugfs_remove(gt_sim_del_dentry);
 	gt_sim_new_dentry = NULL;
 	gt_sim_del_dentry = NULL;
+	gt_sim_remove_all();
 }

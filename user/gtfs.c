@@ -233,15 +233,9 @@ int gt_history(const char *dev, struct gt_sample *out, int max, uint64_t *lost)
 	return n;
 }
 
-static const char *const info_keys[] = {
-	GT_INFO_NAME, GT_INFO_LOCATION, GT_INFO_VENDOR_ID, GT_INFO_DEVICE_ID,
-	GT_INFO_SUBSYS_VENDOR, GT_INFO_SUBSYS_DEVICE, GT_INFO_REVISION, GT_INFO_ASIC,
-	GT_INFO_FAMILY, GT_INFO_GFX_TARGET, GT_INFO_MARKETING_NAME, GT_INFO_CU_FULL,
-	GT_INFO_CU_ACTIVE, GT_INFO_CU_SOURCE, GT_INFO_VRAM_TYPE, GT_INFO_VRAM_WIDTH,
-	GT_INFO_VRAM_SIZE, GT_INFO_SCLK_MAX, GT_INFO_MCLK_MAX, GT_INFO_DRIVER,
-	GT_INFO_SOURCE, GT_INFO_STATE, GT_INFO_PCIE_SPEED, GT_INFO_PCIE_WIDTH,
-	GT_INFO_INTERVAL,
-};
+#define GT_INFO_KEY_STR(id) GT_INFO_##id,
+static const char *const info_keys[] = { GT_INFO_KEYS(GT_INFO_KEY_STR) };
+#undef GT_INFO_KEY_STR
 
 int gt_info(const char *dev, struct gt_info *info)
 {

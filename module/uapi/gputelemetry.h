@@ -80,7 +80,7 @@ enum gt_sensor {
 
 #undef GT_SENSOR_ENUM
 
-/* Keys of the per-device "info" file, in the order it lists them. */
+/* Keys of the per-device "info" file; their order is GT_INFO_KEYS below. */
 #define GT_INFO_NAME		"name"
 #define GT_INFO_LOCATION	"location"
 #define GT_INFO_VENDOR_ID	"vendor_id"
@@ -106,6 +106,28 @@ enum gt_sensor {
 #define GT_INFO_PCIE_SPEED	"pcie_speed"
 #define GT_INFO_PCIE_WIDTH	"pcie_width"
 #define GT_INFO_INTERVAL	"interval_ms"
+
+/*
+ * GT_INFO_KEYS(X) - every key of "info", in the order the file lists them;
+ * the one list, expanded by the module, navibench and the tests.
+ * X(id): id names the key GT_INFO_<id> above and an enum constant
+ * GT_I_<id>.
+ */
+#define GT_INFO_KEYS(X)							\
+	X(NAME) X(LOCATION) X(VENDOR_ID) X(DEVICE_ID) X(SUBSYS_VENDOR)	\
+	X(SUBSYS_DEVICE) X(REVISION) X(ASIC) X(FAMILY) X(GFX_TARGET)	\
+	X(MARKETING_NAME) X(CU_FULL) X(CU_ACTIVE) X(CU_SOURCE)		\
+	X(VRAM_TYPE) X(VRAM_WIDTH) X(VRAM_SIZE) X(SCLK_MAX) X(MCLK_MAX)	\
+	X(DRIVER) X(SOURCE) X(STATE) X(PCIE_SPEED) X(PCIE_WIDTH)	\
+	X(INTERVAL)
+
+#define GT_INFO_KEY_ENUM(id) GT_I_##id,
+enum gt_info_key {
+	GT_INFO_KEYS(GT_INFO_KEY_ENUM)
+	GT_I_COUNT
+};
+
+#undef GT_INFO_KEY_ENUM
 
 /* Values of the "source" column and key. */
 #define GT_SOURCE_SIM		"sim"

@@ -225,9 +225,42 @@ t_del_partial() {
 	w $GT_ROOT/del_device "ok 2 ok 3 ok 2 ENOENT" '78' '255' '9\n' '9'
 }
 
+# The one rule of numbers, for module parameters as for the numeric
+# files: decimal digits only, so a leading '+' (which kstrtouint() takes)
+# is refused, and the kernel log says what was expected.
+t_param_plus() {
+	for p in sim_devices=+2 interval_ms=+100; do
+		gt_mark
+		if gt_load "$p" 2>/dev/null; then
+			gt_unload
+			fail "insmod $p succeeded"
+		fi
+		gt_loaded && fail "insmod $p failed but left the module loaded"
+		case ${p%%=*} in
+		sim_devices) range=0..16 ;;
+		interval_ms) range=10..60000 ;;
+		esac
+		msg="gputelemetry: $p is invalid: expected a decimal integer in $range"
+		gt_log_since "$gt_marker" | grep -qF "$msg" ||
+			fail "no kernel message '$msg'; log: $(gt_log_since "$gt_marker")"
+	done
+}
+
+# knob_msg FILE VALUE RANGE: writing VALUE to sim0/FILE is refused with
+# EINVAL and logged with the file, the value and the range.
+knob_msg() {
+	gt_mark
+	w $S/$1 EINVAL "$2"
+	msg="gputelemetry: sim0/$1: \"$2\" is invalid: expected a decimal integer in $3"
+	gt_log_since "$gt_marker" | grep -qF "$msg" ||
+		fail "no kernel message '$msg'; log: $(gt_log_since "$gt_marker")"
+}
+
 # interval_ms: 10..60000.
 t_interval() {
 	f=$S/interval_ms
+	knob_msg interval_ms +50 10..60000
+	knob_msg interval_ms 9 10..60000
 	refused $f EINVAL 0 9 60001 100000 '-10' '+50' ' 50' '50 ' '50\n\n' '50\t' '5 0' \
 		'50ms' '050x' '4294967306' '@4096:5' '@5000:5'
 	refused_list $f EINVAL "$common_bad
@@ -246,6 +279,7 @@ $num_bad"
 # load: 0..100.
 t_load() {
 	f=$S/load
+	knob_msg load +5 0..100
 	refused $f EINVAL 101 1000 '-1' '+5' ' 5' '5 ' '5\n\n' '50%' '4294967336' \
 		'@4096:5' '@5000:5'
 	refused_list $f EINVAL "$common_bad
@@ -319,7 +353,8 @@ t_removed() {
 	[ ! -e $GT_ROOT/sim9 ] || fail "sim9 still there"
 }
 
-ktap_header 18
+ktap_header 19
+gt_run t_param_plus "insmod sim_devices=+2 and interval_ms=+100 refused, and logged"
 gt_mark
 res=0
 setup || res=1

@@ -187,22 +187,31 @@ TEST_F(dev, modes)
 TEST_F(dev, info)
 {
 	char name[16], loc[16], ival[16];
-	static const char *const keys[] = {
-		GT_INFO_NAME, GT_INFO_LOCATION, GT_INFO_VENDOR_ID, GT_INFO_DEVICE_ID,
-		GT_INFO_SUBSYS_VENDOR, GT_INFO_SUBSYS_DEVICE, GT_INFO_REVISION, GT_INFO_ASIC,
-		GT_INFO_FAMILY, GT_INFO_GFX_TARGET, GT_INFO_MARKETING_NAME, GT_INFO_CU_FULL,
-		GT_INFO_CU_ACTIVE, GT_INFO_CU_SOURCE, GT_INFO_VRAM_TYPE, GT_INFO_VRAM_WIDTH,
-		GT_INFO_VRAM_SIZE, GT_INFO_SCLK_MAX, GT_INFO_MCLK_MAX, GT_INFO_DRIVER,
-		GT_INFO_SOURCE, GT_INFO_STATE, GT_INFO_PCIE_SPEED, GT_INFO_PCIE_WIDTH,
-		GT_INFO_INTERVAL,
-	};
-	const char *want[] = {
-		name, loc, "0x1002", variant->device_id, NULL, NULL, variant->revision,
-		variant->profile, NULL, variant->gfx, variant->marketing, variant->cu_full,
-		variant->cu_active, GT_CU_SOURCE_SIM, variant->vram_type, variant->vram_width,
-		variant->vram_size, variant->sclk_max, variant->mclk_max, NULL,
-		GT_SOURCE_SIM, GT_STATE_ACTIVE, variant->pcie_speed, variant->pcie_width,
-		ival,
+#define GT_INFO_KEY_STR(id) GT_INFO_##id,
+	static const char *const keys[] = { GT_INFO_KEYS(GT_INFO_KEY_STR) };
+#undef GT_INFO_KEY_STR
+	const char *want[GT_I_COUNT] = {
+		[GT_I_NAME] = name,
+		[GT_I_LOCATION] = loc,
+		[GT_I_VENDOR_ID] = "0x1002",
+		[GT_I_DEVICE_ID] = variant->device_id,
+		[GT_I_REVISION] = variant->revision,
+		[GT_I_ASIC] = variant->profile,
+		[GT_I_GFX_TARGET] = variant->gfx,
+		[GT_I_MARKETING_NAME] = variant->marketing,
+		[GT_I_CU_FULL] = variant->cu_full,
+		[GT_I_CU_ACTIVE] = variant->cu_active,
+		[GT_I_CU_SOURCE] = GT_CU_SOURCE_SIM,
+		[GT_I_VRAM_TYPE] = variant->vram_type,
+		[GT_I_VRAM_WIDTH] = variant->vram_width,
+		[GT_I_VRAM_SIZE] = variant->vram_size,
+		[GT_I_SCLK_MAX] = variant->sclk_max,
+		[GT_I_MCLK_MAX] = variant->mclk_max,
+		[GT_I_SOURCE] = GT_SOURCE_SIM,
+		[GT_I_STATE] = GT_STATE_ACTIVE,
+		[GT_I_PCIE_SPEED] = variant->pcie_speed,
+		[GT_I_PCIE_WIDTH] = variant->pcie_width,
+		[GT_I_INTERVAL] = ival,
 	};
 	const size_t nkeys = ARRAY_SIZE(keys);
 	char *lines[64];
