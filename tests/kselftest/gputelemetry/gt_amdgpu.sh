@@ -29,13 +29,15 @@ trap 'ta_reset; rm -rf "$work"' EXIT
 gt_mark
 
 SENSOR_KEYS="temp_edge temp_junction temp_mem sclk mclk power_avg power_input vddgfx vddnb fan fan_pwm gpu_busy mem_busy vram_used vram_total"
+# shellcheck disable=SC2086 # one word per key
+NKEYS=$(set -- $SENSOR_KEYS; echo $#)
 
 # Fails unless every reading of "sensors" is unavailable.
 expect_no_sensors() {
 	for k in $SENSOR_KEYS; do
 		expect_line "$G/sensors" "$k: unavailable"
 	done
-	[ "$(wc -l <"$G/sensors")" -eq 14 ] || fail "sensors: $(wc -l <"$G/sensors") lines"
+	[ "$(wc -l <"$G/sensors")" -eq "$NKEYS" ] || fail "sensors: $(wc -l <"$G/sensors") lines"
 }
 
 # The device with no driver at all: listed, unbound, nothing to read.
@@ -357,10 +359,10 @@ reader() { # n
 			cat "$G/$f" >/dev/null 2>&1 || true
 		done
 		cat $GT_ROOT/devices >/dev/null
-		# Every sensors snapshot is whole: 14 lines, values or unavailable.
+		# Every sensors snapshot is whole: a line per key, values or unavailable.
 		n=$(cat "$G/sensors" 2>/dev/null |
 		    grep -cE '^[a-z_]+: (-?[0-9]+ [^ ]+|unavailable)$' || true)
-		[ "$n" = 14 ] || [ "$n" = 0 ] || echo "bad snapshot: $n lines" >>"$work/bad"
+		[ "$n" = "$NKEYS" ] || [ "$n" = 0 ] || echo "bad snapshot: $n lines" >>"$work/bad"
 		it=$((it + 1))
 	done
 }
