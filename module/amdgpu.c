@@ -248,56 +248,43 @@ static void gt_pm_put(struct device *dev, struct gt_pm_ref *ref)
  * @id: the reading
  * @hwmon: a file of the hwmon device, else of the PCI device
  * @file: its name
- * @fallback: read when @file does not exist, or NULL
  * @div: the file's unit per the reading's unit (Hz per MHz: 1000000)
  */
 struct gt_amdgpu_sensor {
 	enum gt_sensor id;
 	bool hwmon;
 	const char *file;
-	const char *fallback;
 	u32 div;
 };
 
 static const struct gt_amdgpu_sensor gt_amdgpu_sensors[] = {
-	{ GT_S_TEMP_EDGE, true, "temp1_input", NULL, 1 },	/* mC */
-	{ GT_S_TEMP_JUNCTION, true, "temp2_input", NULL, 1 },
-	{ GT_S_TEMP_MEM, true, "temp3_input", NULL, 1 },
-	{ GT_S_SCLK, true, "freq1_input", NULL, 1000000 },	/* Hz */
-	{ GT_S_MCLK, true, "freq2_input", NULL, 1000000 },
+	{ GT_S_TEMP_EDGE, true, "temp1_input", 1 },	/* mC */
+	{ GT_S_TEMP_JUNCTION, true, "temp2_input", 1 },
+	{ GT_S_TEMP_MEM, true, "temp3_input", 1 },
+	{ GT_S_SCLK, true, "freq1_input", 1000000 },	/* Hz */
+	{ GT_S_MCLK, true, "freq2_input", 1000000 },
 	/*
-	 * Average power; where the firmware has no average, the instantaneous
-	 * power1_input (µW) instead: see gt_amdgpu_fallback().
+	 * Two readings, each named for what it is: the SMU's average power
+	 * and the instantaneous input power (µW). amdgpu shows whichever the
+	 * firmware has (6.12: hwmon_attributes_visible() hides the other;
+	 * 6.1 has no power1_input), and a firmware that lacks the average may
+	 * still show the file and fail its read with -EOPNOTSUPP (mainline
+	 * Renoir, AMDGPU_PP_SENSOR_GPU_AVG_POWER) or -ENODATA: that reading is
+	 * then missing, never replaced by the other.
 	 */
-	{ GT_S_POWER_AVG, true, "power1_average", "power1_input", 1000 },
-	{ GT_S_VDDGFX, true, "in0_input", NULL, 1 },		/* mV */
-	{ GT_S_VDDNB, true, "in1_input", NULL, 1 },
-	{ GT_S_FAN, true, "fan1_input", NULL, 1 },		/* rpm */
-	{ GT_S_FAN_PWM, true, "pwm1", NULL, 1 },		/* 0..255 */
-	{ GT_S_GPU_BUSY, false, "gpu_busy_percent", NULL, 1 },
-	{ GT_S_MEM_BUSY, false, "mem_busy_percent", NULL, 1 },
-	{ GT_S_VRAM_USED, false, "mem_info_vram_used", NULL, 1 },	/* B */
-	{ GT_S_VRAM_TOTAL, false, "mem_info_vram_total", NULL, 1 },
+	{ GT_S_POWER_AVG, true, "power1_average", 1000 },
+	{ GT_S_POWER_INPUT, true, "power1_input", 1000 },
+	{ GT_S_VDDGFX, true, "in0_input", 1 },		/* mV */
+	{ GT_S_VDDNB, true, "in1_input", 1 },
+	{ GT_S_FAN, true, "fan1_input", 1 },		/* rpm */
+	{ GT_S_FAN_PWM, true, "pwm1", 1 },		/* 0..255 */
+	{ GT_S_GPU_BUSY, false, "gpu_busy_percent", 1 },
+	{ GT_S_MEM_BUSY, false, "mem_busy_percent", 1 },
+	{ GT_S_VRAM_USED, false, "mem_info_vram_used", 1 },	/* B */
+	{ GT_S_VRAM_TOTAL, false, "mem_info_vram_total", 1 },
 };
 
 static void gt_amdgpu_probe(struct gt_pci_gpu *gpu);
-
-/*
- * Whether a read of a sensor's file that failed with @err means that the
- * firmware lacks the reading, so that its fallback file is read instead:
- * the file does not exist (6.1 has no power1_input; 6.12 hides whichever
- * of power1_average and power1_input its firmware lacks, in
- * hwmon_attributes_visible()), or it exists and its read says "not
- * supported": -EOPNOTSUPP from the SMU's read_sensor (mainline Renoir,
- * AMDGPU_PP_SENSOR_GPU_AVG_POWER), or -ENODATA, amdgpu's answer for a
- * reading the device does not have (amdgpu_get_pcie_bw() on APUs, 6.12). Any
- * other error (-EIO, -EPERM) is a failed read of a reading the GPU has,
- * and is not replaced by another one.
- */
-static bool gt_amdgpu_fallback(int err)
-{
-	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODATA;
-}
 
 /**
  * gt_amdgpu_read() - the amdgpu source's read (struct gt_source_ops)
@@ -325,8 +312,6 @@ int gt_amdgpu_read(struct gt_device *gdev, struct gt_sample *s)
 		if (!dir)
 			continue;
 		ret = gt_sysfs_read_s64(dir, t->file, &v);
-		if (gt_amdgpu_fallback(ret) && t->fallback)
-			ret = gt_sysfs_read_s64(dir, t->fallback, &v);
 		if (ret == -EPERM)
 			eperm++;
 		if (ret)

@@ -91,8 +91,13 @@ struct gt_sim_profile {
 	u32 sensors;
 };
 
-/* Discrete GPUs: every reading but vddnb, which only APUs have. */
-#define GT_SIM_DGPU_SENSORS	(GENMASK(GT_S_COUNT - 1, 0) & ~BIT(GT_S_VDDNB))
+/*
+ * The discrete GPUs simulated here: every reading but vddnb, which only
+ * APUs have, and power_input, which their firmware lacks (amdgpu shows
+ * their SMU's average power only).
+ */
+#define GT_SIM_DGPU_SENSORS	(GENMASK(GT_S_COUNT - 1, 0) & \
+				 ~(BIT(GT_S_VDDNB) | BIT(GT_S_POWER_INPUT)))
 
 static const struct gt_sim_profile gt_sim_profiles[] = {
 	{

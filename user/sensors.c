@@ -43,7 +43,6 @@ struct reading {
 	bool valid;
 	int64_t v;		/* unit of gt_sensor_defs[] */
 	enum src src;
-	const char *how;	/* detail, e.g. "input power" */
 };
 
 struct ctx {
@@ -52,7 +51,6 @@ struct ctx {
 	struct nb_amdgpu a;
 	char hwmon_dir[512];
 	bool dead[GT_S_COUNT][SRC_GT + 1];	/* probed and failed */
-	int power_query;		/* 0 untried, else the libdrm query that answered */
 	uint64_t vram_total;
 	const char *why_missing[GT_S_COUNT];
 };
@@ -125,6 +123,7 @@ static void find_hwmon(struct ctx *c)
 static bool from_libdrm(struct ctx *c, int s, struct reading *r)
 {
 	uint32_t v = 0;
+	int64_t scale = 1;
 	int q;
 
 	switch (s) {
@@ -146,25 +145,14 @@ static bool from_libdrm(struct ctx *c, int s, struct reading *r)
 	case GT_S_VDDNB:
 		q = AMDGPU_INFO_SENSOR_VDDNB;
 		break;
-	case GT_S_POWER_AVG:
-		/*
-		 * Average power; newer kernels answer only input power
-		 * (0xC). Probe once, keep the one that answered.
-		 */
-		if (!c->power_query) {
-			if (!nb_amdgpu_sensor(&c->a, AMDGPU_INFO_SENSOR_GPU_AVG_POWER, &v))
-				c->power_query = AMDGPU_INFO_SENSOR_GPU_AVG_POWER;
-			else if (!nb_amdgpu_sensor(&c->a, AMDGPU_INFO_SENSOR_GPU_INPUT_POWER, &v))
-				c->power_query = AMDGPU_INFO_SENSOR_GPU_INPUT_POWER;
-			else
-				return false;
-		} else if (nb_amdgpu_sensor(&c->a, (unsigned int)c->power_query, &v)) {
-			return false;
-		}
-		r->v = (int64_t)v * 1000;
-		r->how = c->power_query == AMDGPU_INFO_SENSOR_GPU_INPUT_POWER ?
-			 "input power" : "average power";
-		return true;
+	case GT_S_POWER_AVG:	/* W */
+		q = AMDGPU_INFO_SENSOR_GPU_AVG_POWER;
+		scale = 1000;
+		break;
+	case GT_S_POWER_INPUT:	/* W; kernels after 6.1, newer firmware */
+		q = AMDGPU_INFO_SENSOR_GPU_INPUT_POWER;
+		scale = 1000;
+		break;
 	case GT_S_VRAM_USED: {
 		uint64_t u;
 
@@ -188,7 +176,7 @@ static bool from_libdrm(struct ctx *c, int s, struct reading *r)
 	}
 	if (nb_amdgpu_sensor(&c->a, (unsigned int)q, &v))
 		return false;
-	r->v = v;
+	r->v = (int64_t)v * scale;
 	return true;
 }
 
@@ -206,7 +194,7 @@ static bool from_hwmon(struct ctx *c, int s, struct reading *r, enum src *src)
 		{ GT_S_SCLK, "freq1_input", false, 1000000 },
 		{ GT_S_MCLK, "freq2_input", false, 1000000 },
 		{ GT_S_POWER_AVG, "power1_average", false, 1000 },
-		{ GT_S_POWER_AVG, "power1_input", false, 1000 },
+		{ GT_S_POWER_INPUT, "power1_input", false, 1000 },
 		{ GT_S_VDDGFX, "in0_input", false, 1 },
 		{ GT_S_VDDNB, "in1_input", false, 1 },
 		{ GT_S_FAN, "fan1_input", false, 1 },
@@ -232,8 +220,6 @@ static bool from_hwmon(struct ctx *c, int s, struct reading *r, enum src *src)
 		if (read_i64(path, &v)) {
 			r->v = v / map[i].div;
 			*src = map[i].sysfs ? SRC_SYSFS : SRC_HWMON;
-			if (s == GT_S_POWER_AVG)
-				r->how = strstr(map[i].file, "average") ? "average power" : "input power";
 			return true;
 		}
 	}
@@ -258,7 +244,6 @@ static void sample(struct ctx *c, struct reading r[GT_S_COUNT])
 				x.src = SRC_LIBDRM;
 			} else {
 				c->dead[s][SRC_LIBDRM] = true;
-				x.how = NULL;
 			}
 		}
 		if (!x.valid && c->hwmon && !c->dead[s][SRC_HWMON]) {
@@ -328,7 +313,6 @@ static void print_snapshot(struct ctx *c, const struct reading r[GT_S_COUNT])
 		{ "unit", NULL, false },
 		{ NULL, "VALUE", true },
 		{ "source", "SOURCE", false },
-		{ "detail", NULL, false },
 	};
 
 	nb_table_begin("readings", cols, (int)(sizeof(cols) / sizeof(cols[0])));
@@ -345,12 +329,10 @@ static void print_snapshot(struct ctx *c, const struct reading r[GT_S_COUNT])
 			snprintf(val, sizeof(val), "missing");
 		nb_cell(NULL, "%s", val);
 		if (r[s].valid)
-			nb_cell(json_object_new_string(src_names[r[s].src]), "%s%s%s%s",
-				src_names[r[s].src], r[s].how ? " (" : "", r[s].how ? r[s].how : "",
-				r[s].how ? ")" : "");
+			nb_cell(json_object_new_string(src_names[r[s].src]), "%s",
+				src_names[r[s].src]);
 		else
 			nb_cell(NULL, "(%s)", missing_why(c, s));
-		nb_cell(r[s].how ? json_object_new_string(r[s].how) : NULL, "-");
 		nb_row_end();
 	}
 	nb_table_end();

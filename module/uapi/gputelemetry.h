@@ -63,6 +63,7 @@
 	X(SCLK,		 "sclk",	  "MHz")	\
 	X(MCLK,		 "mclk",	  "MHz")	\
 	X(POWER_AVG,	 "power_avg",	  "mW")		\
+	X(POWER_INPUT,	 "power_input",	  "mW")		\
 	X(VDDGFX,	 "vddgfx",	  "mV")		\
 	X(VDDNB,	 "vddnb",	  "mV")		\
 	X(FAN,		 "fan",		  "rpm")	\

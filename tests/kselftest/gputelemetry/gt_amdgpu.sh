@@ -28,14 +28,16 @@ work=$(mktemp -d)
 trap 'ta_reset; rm -rf "$work"' EXIT
 gt_mark
 
-SENSOR_KEYS="temp_edge temp_junction temp_mem sclk mclk power_avg vddgfx vddnb fan fan_pwm gpu_busy mem_busy vram_used vram_total"
+SENSOR_KEYS="temp_edge temp_junction temp_mem sclk mclk power_avg power_input vddgfx vddnb fan fan_pwm gpu_busy mem_busy vram_used vram_total"
+# shellcheck disable=SC2086 # one word per key
+NKEYS=$(set -- $SENSOR_KEYS; echo $#)
 
 # Fails unless every reading of "sensors" is unavailable.
 expect_no_sensors() {
 	for k in $SENSOR_KEYS; do
 		expect_line "$G/sensors" "$k: unavailable"
 	done
-	[ "$(wc -l <"$G/sensors")" -eq 14 ] || fail "sensors: $(wc -l <"$G/sensors") lines"
+	[ "$(wc -l <"$G/sensors")" -eq "$NKEYS" ] || fail "sensors: $(wc -l <"$G/sensors") lines"
 }
 
 # The device with no driver at all: listed, unbound, nothing to read.
@@ -119,7 +121,7 @@ readings_equal() {
 	ta_set vram_total 17179869184
 	ta_set vram_used 12345678901
 	for l in "temp_edge: -5250 mC" "temp_junction: 61234 mC" "temp_mem: 71234 mC" \
-		 "sclk: 2550 MHz" "mclk: 1000 MHz" "power_avg: 123456 mW" "vddgfx: 987 mV" \
+		 "sclk: 2550 MHz" "mclk: 1000 MHz" "power_avg: 123456 mW" "power_input: unavailable" "vddgfx: 987 mV" \
 		 "vddnb: unavailable" "fan: 2345 rpm" "fan_pwm: 200 pwm" "gpu_busy: 77 %" \
 		 "mem_busy: 33 %" "vram_used: 12345678901 B" "vram_total: 17179869184 B"; do
 		expect_line "$G/sensors" "$l"
@@ -128,7 +130,7 @@ readings_equal() {
 	# The sampler reads the same: a sample taken after the change.
 	n=$(gt_dev_samples)
 	gt_dev_wait_samples "$n" 2 || fail "no new samples"
-	tail -n 1 "$G/history" | grep -q " temp_edge=-5250 temp_junction=61234 temp_mem=71234 sclk=2550 mclk=1000 power_avg=123456 vddgfx=987 vddnb=na fan=2345 fan_pwm=200 gpu_busy=77 mem_busy=33 vram_used=12345678901 vram_total=17179869184$" ||
+	tail -n 1 "$G/history" | grep -q " temp_edge=-5250 temp_junction=61234 temp_mem=71234 sclk=2550 mclk=1000 power_avg=123456 power_input=na vddgfx=987 vddnb=na fan=2345 fan_pwm=200 gpu_busy=77 mem_busy=33 vram_used=12345678901 vram_total=17179869184$" ||
 		fail "history: $(tail -n 1 "$G/history")"
 	# A value change shows at the next read.
 	ta_set sclk 300000000
@@ -192,30 +194,34 @@ gc_visibility() {
 	[ "$mode" = 644 ] || fail "pwm1 mode $mode, not 644"
 }
 
-# power1_average when present, else power1_input; never both mixed up.
-power_fallback() {
+# power1_average is power_avg and power1_input is power_input, each
+# named for what it is: one is never reported under the other's name.
+power_readings() {
 	ta_load && gt_load "$GT_TRUST" || fail "insmod failed"
 	ta_power on
 	ta_set power_average 45000000
 	ta_set power_input 47999999
+	expect_line "$G/sensors" "power_avg: 45000 mW"	# as on 6.1: no power1_input
+	expect_line "$G/sensors" "power_input: unavailable"
+	ta_set hide/power1_input 0		# both
 	expect_line "$G/sensors" "power_avg: 45000 mW"
-	ta_set hide/power1_input 0		# both: the average wins
-	expect_line "$G/sensors" "power_avg: 45000 mW"
-	ta_set hide/power1_average 1		# only input (kernels after 6.1)
-	expect_line "$G/sensors" "power_avg: 47999 mW"
+	expect_line "$G/sensors" "power_input: 47999 mW"
+	ta_set hide/power1_average 1		# only the input (newer firmware)
+	expect_line "$G/sensors" "power_avg: unavailable"
+	expect_line "$G/sensors" "power_input: 47999 mW"
 	ta_set hide/power1_input 1		# neither
 	expect_line "$G/sensors" "power_avg: unavailable"
+	expect_line "$G/sensors" "power_input: unavailable"
 	# An average the firmware does not support (EOPNOTSUPP, 95: mainline
-	# Renoir) or has no data for (ENODATA, 61): the input instead.
+	# Renoir), has no data for (ENODATA, 61) or fails to read (EIO, 5):
+	# unavailable, and the input is still its own reading.
 	ta_set hide/power1_average 0
 	ta_set hide/power1_input 0
-	for e in 95 61; do
+	for e in 95 61 5; do
 		ta_set fail/power1_average $e
-		expect_line "$G/sensors" "power_avg: 47999 mW"
+		expect_line "$G/sensors" "power_avg: unavailable"
+		expect_line "$G/sensors" "power_input: 47999 mW"
 	done
-	# An average that fails otherwise is unavailable, not replaced.
-	ta_set fail/power1_average 5
-	expect_line "$G/sensors" "power_avg: unavailable"
 }
 
 # A runtime-suspended device stays asleep while sampled and read.
@@ -353,10 +359,10 @@ reader() { # n
 			cat "$G/$f" >/dev/null 2>&1 || true
 		done
 		cat $GT_ROOT/devices >/dev/null
-		# Every sensors snapshot is whole: 14 lines, values or unavailable.
+		# Every sensors snapshot is whole: a line per key, values or unavailable.
 		n=$(cat "$G/sensors" 2>/dev/null |
 		    grep -cE '^[a-z_]+: (-?[0-9]+ [^ ]+|unavailable)$' || true)
-		[ "$n" = 14 ] || [ "$n" = 0 ] || echo "bad snapshot: $n lines" >>"$work/bad"
+		[ "$n" = "$NKEYS" ] || [ "$n" = 0 ] || echo "bad snapshot: $n lines" >>"$work/bad"
 		it=$((it + 1))
 	done
 }
@@ -432,7 +438,7 @@ case_run load_after_bind "gputelemetry loaded after the driver bound"
 case_run readings_equal "readings equal the driver's, converted (Hz past 2^31, uW)"
 case_run missing_attributes "hidden or failing attributes unavailable, APU visibility"
 case_run gc_visibility "attributes amdgpu hides by GC version, or without a fan"
-case_run power_fallback "power1_average, else (missing or not supported) power1_input"
+case_run power_readings "power1_average is power_avg, power1_input is power_input, never swapped"
 case_run suspended_stays_asleep "runtime-suspended device not woken by sampling or reads"
 case_run sensor_read_models "amdgpu's reads that wake (6.1..6.12) or refuse with EPERM (6.13 on)"
 case_run awake_still_autosuspends "awake device sampled every 10 ms still autosuspends"

@@ -114,7 +114,7 @@ FIXTURE_VARIANT_ADD(dev, navi14_id0) {
 	.cu_active = "22", .vram_type = "GDDR6", .vram_width = "128",
 	.vram_size = "4294967296", .sclk_max = "1845", .mclk_max = "875",
 	.pcie_speed = "16.0 GT/s", .pcie_width = "8", .vram_total = 4294967296LL,
-	.lacks = 1u << GT_S_VDDNB,
+	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_INPUT,
 };
 FIXTURE_VARIANT_ADD(dev, navi10_id255) {
 	.id = 255, .profile = "navi10", .device_id = "0x731f", .revision = "0xc1",
@@ -122,7 +122,7 @@ FIXTURE_VARIANT_ADD(dev, navi10_id255) {
 	.cu_active = "40", .vram_type = "GDDR6", .vram_width = "256",
 	.vram_size = "8589934592", .sclk_max = "2100", .mclk_max = "875",
 	.pcie_speed = "16.0 GT/s", .pcie_width = "16", .vram_total = 8589934592LL,
-	.lacks = 1u << GT_S_VDDNB,
+	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_INPUT,
 };
 FIXTURE_VARIANT_ADD(dev, polaris10_id17) {
 	.id = 17, .profile = "polaris10", .device_id = "0x67df", .revision = "0xe7",
@@ -130,7 +130,8 @@ FIXTURE_VARIANT_ADD(dev, polaris10_id17) {
 	.cu_active = "36", .vram_type = "GDDR5", .vram_width = "256",
 	.vram_size = "8589934592", .sclk_max = "1340", .mclk_max = "2000",
 	.pcie_speed = "8.0 GT/s", .pcie_width = "16", .vram_total = 8589934592LL,
-	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_TEMP_JUNCTION | 1u << GT_S_TEMP_MEM,
+	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_INPUT | 1u << GT_S_TEMP_JUNCTION |
+		 1u << GT_S_TEMP_MEM,
 };
 
 FIXTURE_SETUP(dev)

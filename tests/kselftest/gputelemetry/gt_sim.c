@@ -204,6 +204,7 @@ TEST_F(sim, readings_follow_formulas)
 			TH_LOG("vram_used %lld at load %lld", v[GT_S_VRAM_USED], L);
 		EXPECT_EQ(N14_VRAM, v[GT_S_VRAM_TOTAL]);
 		EXPECT_EQ(-1, v[GT_S_VDDNB]);
+		EXPECT_EQ(-1, v[GT_S_POWER_INPUT]);
 	}
 }
 
