@@ -5,6 +5,7 @@
 # make test-modules       also the test-only modules (tests/modules)
 # make lint               sparse (C=2), W=1 and checkpatch --strict on module/
 # make check              every test suite; ends with "N passed, N failed"
+# make check-full         the same, with the long form of the debug stress
 # make vmtest             the kselftest suite in a VM
 # make vmtest-debug       the same and a randomized stress on a debug kernel
 # make compile_commands.json
@@ -14,7 +15,7 @@
 KDIR ?= $(shell scripts/kdir)
 export KDIR
 
-.PHONY: all module test-modules user lint check vmtest vmtest-debug clean help
+.PHONY: all module test-modules user lint check check-full vmtest vmtest-debug clean help
 all: module user
 
 module:
@@ -32,6 +33,9 @@ lint:
 check:
 	scripts/check
 
+check-full:
+	GT_CHECK_FULL=1 scripts/check
+
 vmtest:
 	scripts/vmtest
 
@@ -48,4 +52,4 @@ clean:
 	rm -f compile_commands.json
 
 help:
-	@sed -n '3,11s/^# //p' Makefile
+	@sed -n '3,12s/^# //p' Makefile
