@@ -6,6 +6,7 @@
 # make lint               sparse (C=2), W=1 and kernel-doc against 6.1 and 6.12,
 #                         checkpatch --strict, shellcheck (KDIR=/path: that tree)
 # make check              every test suite; ends with "N passed, N failed"
+# make check-full         the same, with the long form of the debug stress
 # make vmtest             the kselftest suite in a VM, on 6.1 and on 6.12
 # make vmtest KVER=6.12   on one kernel (a series or a Debian version)
 # make vmtest-debug       the same and a randomized stress on a debug kernel
@@ -16,7 +17,7 @@
 KDIR ?= $(shell scripts/kdir)
 export KDIR
 
-.PHONY: all module test-modules user lint check vmtest vmtest-debug clean help
+.PHONY: all module test-modules user lint check check-full vmtest vmtest-debug clean help
 all: module user
 
 module:
@@ -35,6 +36,9 @@ lint:
 check:
 	scripts/check
 
+check-full:
+	GT_CHECK_FULL=1 scripts/check
+
 vmtest:
 	scripts/vmtest --kver $(or $(KVER),all)
 
@@ -51,4 +55,4 @@ clean:
 	rm -f compile_commands.json
 
 help:
-	@sed -n '3,13s/^# //p' Makefile
+	@sed -n '3,14s/^# //p' Makefile
