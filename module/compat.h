@@ -52,7 +52,8 @@
  *   since the driver core's constification in 6.3 and 6.4; the module
  *   passes &pci_bus_type either way. dev->class is a const struct class *
  *   since 6.4: only its name is read.
- * - pm_runtime_put(), pm_runtime_status_suspended(), dev->power.last_busy
+ * - __pm_runtime_suspend() (exported, amdgpu.c says why it is called
+ *   directly), pm_runtime_status_suspended(), dev->power.last_busy
  *   and, in tests/modules, pm_runtime_get_sync(),
  *   pm_runtime_put_autosuspend() (which marks the last-busy time itself
  *   since 6.17, "PM: runtime: Mark last busy stamp in
