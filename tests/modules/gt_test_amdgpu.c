@@ -45,8 +45,7 @@
  *   ``freq2_input`` (mclk) in Hz with ``freq*_label``; ``power1_average``
  *   and ``power1_input`` in microwatts; ``in0_input`` (vddgfx) and
  *   ``in1_input`` (vddnb) in millivolts with ``in*_label``; ``fan1_input``
- *   in RPM; ``pwm1`` (0..255, read only: the "fan cannot be managed" case
- *   of amdgpu's hwmon_attributes_visible());
+ *   in RPM; ``pwm1`` (0..255, the fan duty under automatic control);
  * - on the PCI device itself: ``gpu_busy_percent``, ``mem_busy_percent``,
  *   ``mem_info_vram_total`` and ``mem_info_vram_used`` (bytes), and
  *   ``gpu_metrics``, a regular device attribute whose read returns the raw
