@@ -494,42 +494,38 @@ static void gt_fill_v2_4(struct gt_gpu_metrics_v2_4 *m, const s64 *v)
 	m->average_soc_voltage = gt_u16(v[GT_V_VDDNB]);
 }
 
-/* SMU 13.0.6 (MI300, smu_v13_0_6_get_gpu_metrics(), 6.12). */
+/*
+ * SMU 13.0.6 (MI300, smu_v13_0_6_get_gpu_metrics(), 6.12): 1.4 and 1.5
+ * hold the same fields at other offsets, so one body fills either.
+ */
+#define GT_FILL_V1_4_5(m, v)							\
+do {										\
+	typeof(m) _m = (m);							\
+	const s64 *_v = (v);							\
+	_m->temperature_hotspot = gt_u16(div_s64(_v[GT_V_TEMP_JUNCTION], 1000));	\
+	_m->temperature_mem = gt_u16(div_s64(_v[GT_V_TEMP_MEM], 1000));	\
+	_m->temperature_vrsoc = gt_u16(div_s64(_v[GT_V_TEMP_VRSOC], 1000));	\
+	_m->curr_socket_power = gt_u16(div_s64(_v[GT_V_POWER_AVG], 1000000));	\
+	_m->average_gfx_activity = gt_u16(_v[GT_V_GPU_BUSY]);		\
+	_m->average_umc_activity = gt_u16(_v[GT_V_MEM_BUSY]);		\
+	_m->energy_accumulator = _v[GT_V_ENERGY];				\
+	_m->system_clock_counter = _v[GT_V_SYSCLK];				\
+	_m->throttle_status = lower_32_bits(_v[GT_V_THROTTLE]);		\
+	_m->pcie_link_width = gt_u16(_v[GT_V_PCIE_WIDTH]);			\
+	_m->pcie_link_speed = gt_u16(_v[GT_V_PCIE_SPEED]);			\
+	_m->firmware_timestamp = _v[GT_V_FWTS];				\
+	_m->current_gfxclk[0] = gt_mhz(_v[GT_V_SCLK]);			\
+	_m->current_uclk = gt_mhz(_v[GT_V_MCLK]);				\
+} while (0)
+
 static void gt_fill_v1_4(struct gt_gpu_metrics_v1_4 *m, const s64 *v)
 {
-	m->temperature_hotspot = gt_u16(div_s64(v[GT_V_TEMP_JUNCTION], 1000));
-	m->temperature_mem = gt_u16(div_s64(v[GT_V_TEMP_MEM], 1000));
-	m->temperature_vrsoc = gt_u16(div_s64(v[GT_V_TEMP_VRSOC], 1000));
-	m->curr_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000000));
-	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
-	m->average_umc_activity = gt_u16(v[GT_V_MEM_BUSY]);
-	m->energy_accumulator = v[GT_V_ENERGY];
-	m->system_clock_counter = v[GT_V_SYSCLK];
-	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
-	m->pcie_link_width = gt_u16(v[GT_V_PCIE_WIDTH]);
-	m->pcie_link_speed = gt_u16(v[GT_V_PCIE_SPEED]);
-	m->firmware_timestamp = v[GT_V_FWTS];
-	m->current_gfxclk[0] = gt_mhz(v[GT_V_SCLK]);
-	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+	GT_FILL_V1_4_5(m, v);
 }
 
-/* The same fields as 1.4, at other offsets. */
 static void gt_fill_v1_5(struct gt_gpu_metrics_v1_5 *m, const s64 *v)
 {
-	m->temperature_hotspot = gt_u16(div_s64(v[GT_V_TEMP_JUNCTION], 1000));
-	m->temperature_mem = gt_u16(div_s64(v[GT_V_TEMP_MEM], 1000));
-	m->temperature_vrsoc = gt_u16(div_s64(v[GT_V_TEMP_VRSOC], 1000));
-	m->curr_socket_power = gt_u16(div_s64(v[GT_V_POWER_AVG], 1000000));
-	m->average_gfx_activity = gt_u16(v[GT_V_GPU_BUSY]);
-	m->average_umc_activity = gt_u16(v[GT_V_MEM_BUSY]);
-	m->energy_accumulator = v[GT_V_ENERGY];
-	m->system_clock_counter = v[GT_V_SYSCLK];
-	m->throttle_status = lower_32_bits(v[GT_V_THROTTLE]);
-	m->pcie_link_width = gt_u16(v[GT_V_PCIE_WIDTH]);
-	m->pcie_link_speed = gt_u16(v[GT_V_PCIE_SPEED]);
-	m->firmware_timestamp = v[GT_V_FWTS];
-	m->current_gfxclk[0] = gt_mhz(v[GT_V_SCLK]);
-	m->current_uclk = gt_mhz(v[GT_V_MCLK]);
+	GT_FILL_V1_4_5(m, v);
 }
 
 /* SMU 14.0.0 APUs (smu_v14_0_0_get_gpu_metrics(), 6.12). */
