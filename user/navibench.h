@@ -56,9 +56,10 @@ int nb_device_select(const char *spec, struct nb_device *out);
 
 /*
  * Command handlers, one per command, listed in the table in navibench.c.
- * cmd_list/info/sensors: devices and telemetry (devices.c, sensors.c ...);
- * cmd_run/predict/weights: the benchmark (cmd_run.c, cmd_predict.c,
- * cmd_weights.c over engine/).
+ * cmd_list/info/sensors: devices and telemetry (cmd/list.c, info.c,
+ * sensors.c over devices/);
+ * cmd_run/predict/weights: the benchmark (cmd/run.c, predict.c,
+ * weights.c over engine/).
  */
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * user/gtfs.c on any text as one of the module's debugfs files: which one
+ * user/devices/gtfs.c on any text as one of the module's debugfs files: which one
  * is chosen when building (-DGTFS_KIND_devices ... _info). gtfs.c is built
  * with -Dfopen=nb_fuzz_fopen: the file it opens is the input, and the path
  * it asks for must be the right file under GT_ROOT.

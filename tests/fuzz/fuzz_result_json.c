@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The run result as `navibench run --json FILE` writes it: emit() of
- * user/cmd_run.c (included here, for its static functions) through the
+ * user/cmd/run.c (included here, for its static functions) through the
  * print layer and nb_print_end() into a file, read back with json-c and
  * checked against user/engine/result-schema.md, in C.
  *
@@ -19,7 +19,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 
-#include "cmd_run.c"
+#include "run.c"
 
 static char out_dir[64], out_path[128];
 static char detail[128];
