@@ -150,6 +150,7 @@ void nb_ref_cell(int batch, int height, int width, int cin, int filters,
  * output formats or timing. Errors go into err.
  */
 struct nb_backend_config {
+	int device;		/* GPU backends: the runtime's device ordinal */
 	int threads;		/* 0: all cores */
 	const char *isa;	/* NULL: best available; "avx512", "avx2", "generic" */
 };
