@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ConvLSTM kernels' host interface, in C: thin launch wrappers over the
+ * kernels in hip/kernels/. The same kernel source is built by hipcc (AMD
+ * targets), by nvcc through hip/cuda_compat.h (NVIDIA) and run on the CPU
+ * through OpenCL (PoCL) in the tests.
+ *
+ * Tensors are float32 in Keras' layouts (channels last), as in
+ * user/engine/engine.h: activations (B, H, W, C), a sequence (B, T, H, W, C).
+ * Every pointer but those named host_ is a device pointer. Every function
+ * returns 0, or -1 with nbk_error() saying what failed (file, line, the
+ * runtime call and its error string); each launch is followed by the
+ * runtime's last-error check.
+ */
+#ifndef NBK_H
+#define NBK_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The runtime's stream (hipStream_t, cudaStream_t); NULL: the default. */
+typedef void *nbk_stream;
+
+/* The last error of this thread, "" when none. */
+const char *nbk_error(void);
+
+/*
+ * A ConvLSTM layer's weights, packed once on the host into the layout the
+ * step kernel reads (see kernels/convlstm.hip): nbk_cell_pack() writes
+ * nbk_cell_packed_count() floats.
+ */
+size_t nbk_cell_packed_count(int cin, int filters);
+void nbk_cell_pack(int cin, int filters, const float *host_kernel,
+		   const float *host_rkernel, const float *host_bias,
+		   float *host_packed);
+
+/*
+ * One ConvLSTM time step of one layer, for the whole batch:
+ *   z = conv3x3(x, Wx) + conv3x3(h_in, Wh) + bias   (implicit GEMM)
+ *   i, f, o = hard_sigmoid(z_i, z_f, z_o); g = tanh(z_c)
+ *   c_out = f * c_in + i * g; h_out = o * tanh(c_out)
+ *   y = h_out * bn_scale + bn_shift                  (when y is not NULL)
+ * x item b starts at x + b * x_batch_stride (so a time step of a sequence
+ * tensor is passed without a copy); y likewise. h_in/c_in NULL: zero state.
+ * h_out and c_out must not alias h_in and c_in.
+ */
+struct nbk_step {
+	int batch, height, width, cin, filters;
+	const float *x;
+	size_t x_batch_stride;		/* floats */
+	const float *h_in, *c_in;	/* (B, H, W, F) or NULL */
+	float *h_out, *c_out;		/* (B, H, W, F) */
+	const float *w;			/* nbk_cell_pack() output */
+	const float *bn_scale, *bn_shift;	/* (F) folded BN, with y */
+	float *y;			/* NULL: no BN output */
+	size_t y_batch_stride;		/* floats */
+};
+int nbk_convlstm_step(nbk_stream s, const struct nbk_step *p);
+
+/*
+ * Conv3D(1 filter, 3x3x3, same, sigmoid) over a sequence (B, T, H, W, C)
+ * into (B, T, H, W, 1); kernel (3, 3, 3, C, 1) in Keras' layout, bias (1).
+ */
+int nbk_conv3d_head(nbk_stream s, int batch, int frames, int height,
+		    int width, int channels, const float *in,
+		    const float *kernel, const float *bias, float *out);
+
+/*
+ * Conv2D(out_channels, 3x3, same, sigmoid) over (B, H, W, C) into
+ * (B, H, W, out_channels); kernel (3, 3, C, out) in Keras' layout.
+ */
+int nbk_conv2d_head(nbk_stream s, int batch, int height, int width,
+		    int channels, int out_channels, const float *in,
+		    const float *kernel, const float *bias, float *out);
+
+/*
+ * FMA peak: blocks x threads threads each run iters iterations of
+ * independent chains a = a * m + k, and store one lane's final value in
+ * out[global thread id]. Returns the FLOP count in *flops.
+ */
+int nbk_fma_peak(nbk_stream s, int blocks, int threads, long iters,
+		 float m, float k, float *out, double *flops);
+
+/* a[i] = b[i] + scalar * c[i], i < n. */
+int nbk_triad(nbk_stream s, float *a, const float *b, const float *c,
+	      float scalar, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NBK_H */
