@@ -505,6 +505,45 @@ const char *nb_value_plain(const struct nb_value *v, char *buf, size_t n)
 	return buf;
 }
 
+bool nb_print_path(const struct nb_print *p, const char *key, char *buf, size_t n)
+{
+	const struct nb_print_frame *top = &p->frame[p->depth];
+	size_t used = 0;
+	int from = p->depth;
+
+	while (from > 0 && p->frame[from].level != NB_L_RECORD)
+		from--;
+	buf[0] = '\0';
+	for (int d = from + 1; d <= p->depth && used < n; d++) {
+		const struct nb_print_frame *f = &p->frame[d];
+		const struct nb_print_frame *up = &p->frame[d - 1];
+
+		/* push() counted the element in its parent: it is number n - 1 */
+		if (up->level == NB_L_ARRAY)
+			used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? "." : "", up->n - 1);
+		else if (f->key)
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "." : "", f->key);
+	}
+	if (used >= n)
+		return false;
+	if (top->level == NB_L_ARRAY)
+		used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? "." : "", top->n);
+	else if (key)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "." : "", key);
+	else
+		return false;
+	return used < n;
+}
+
+const char *nb_reading_name(const struct nb_value *v, char *buf, size_t n)
+{
+	if (v->lvalue)
+		snprintf(buf, n, "%s.%s", v->key, v->lvalue);
+	else
+		snprintf(buf, n, "%s", v->key);
+	return buf;
+}
+
 const char *nb_value_text(const struct nb_value *v, char *buf, size_t n)
 {
 	char plain[256];

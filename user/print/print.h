@@ -30,7 +30,9 @@
  * with a stable key, a unit, a kind (gauge or counter) and the source it
  * was read from. Text: an aligned READING/VALUE/SOURCE table; JSON: an
  * array of {key, value, unit, source}; CSV: one column per key; the
- * readings are what Prometheus exports.
+ * readings are what Prometheus exports. A reading with a label (lname,
+ * lvalue: "engine", "gfx") is "key.lvalue" in text, CSV and JSON Lines,
+ * and carries lname: lvalue in JSON's array; Prometheus makes it a label.
  *
  * Everything is written to the FILE given (JSON when the document is
  * complete), or atomically (temporary file and rename) to a path.

@@ -115,6 +115,20 @@ const char *nb_value_text(const struct nb_value *v, char *buf, size_t n);
 /* nb_value_plain() - the value alone, no unit ("1845", "0.5", "yes"); "" when missing. */
 const char *nb_value_plain(const struct nb_value *v, char *buf, size_t n);
 
+/*
+ * nb_print_path() - the name of a value in its record: the keys from the
+ * innermost record down, joined with '.', an array's elements by index
+ * ("pci.device_id", "notes.0"). false when the value has no name (no key
+ * and not in an array) or it does not fit.
+ */
+bool nb_print_path(const struct nb_print *p, const char *key, char *buf, size_t n);
+
+/*
+ * nb_reading_name() - a reading's name where one name must tell it apart:
+ * its key, or "key.lvalue" when it has a label (throttle_active.ppt).
+ */
+const char *nb_reading_name(const struct nb_value *v, char *buf, size_t n);
+
 /* The default note: "navibench CMD: msg" on stderr. */
 void nb_print_note_stderr(struct nb_print *p, const char *msg);
 
