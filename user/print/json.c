@@ -213,7 +213,9 @@ static void json_note(struct nb_print *p, const char *msg)
 		nb_print_note_stderr(p, msg);
 		return;
 	}
-	if (!j->notes) {
+	/* the command's own "notes" array, when it made one, or a new one */
+	if (!j->notes && (!json_object_object_get_ex(j->root, "notes", &j->notes) ||
+			  !json_object_is_type(j->notes, json_type_array))) {
 		j->notes = json_object_new_array();
 		json_object_object_add(j->root, "notes", j->notes);
 	}
