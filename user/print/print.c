@@ -208,6 +208,7 @@ static bool push(struct nb_print *p, enum nb_level level, const char *key, const
 	f->key = key;
 	f->title = title;
 	f->n = 0;
+	f->id = NULL;
 	return true;
 }
 
@@ -229,6 +230,7 @@ void nb_record_begin(struct nb_print *p, const struct nb_print_device *id)
 {
 	if (!push(p, NB_L_RECORD, NULL, NULL))
 		return;
+	nb_print_top(p)->id = id;
 	p->id = id;
 	p->cell = 0;
 	p->records++;
@@ -243,7 +245,11 @@ void nb_record_end(struct nb_print *p)
 	if (p->ops->record_end)
 		p->ops->record_end(p);
 	p->depth--;
+	/* back to the enclosing record's identity, if any */
 	p->id = NULL;
+	for (int d = p->depth; d > 0 && !p->id; d--)
+		if (p->frame[d].level == NB_L_RECORD)
+			p->id = p->frame[d].id;
 }
 
 static void group_begin(struct nb_print *p, enum nb_level level, const char *key,

@@ -11,7 +11,17 @@
  * refuses it (exit 2, "not yet supported").
  *
  * Calls arrive well nested: print.c checks the nesting (an end without its
- * begin, a value in a table outside a row) and drops what is not.
+ * begin, a value in a table outside a row) and drops what is not. Every
+ * slot but name, begin and end may be NULL: the format ignores those calls
+ * (a metrics format, for one, needs only record_begin/record_end for the
+ * device's identity and reading for the values; p->id is the record's
+ * identity for as long as it lasts). A value's strings are valid only
+ * during the call: a format that keeps them (CSV until its header, a
+ * format grouping series by metric) copies them.
+ *
+ * Adding a format: a file with its struct nb_print_ops, a name in enum
+ * nb_format and nb_format_names[] (print.h), an entry in formats[]
+ * (print.c). Commands do not change.
  */
 #ifndef NAVIBENCH_PRINT_OPS_H
 #define NAVIBENCH_PRINT_OPS_H
@@ -37,6 +47,7 @@ struct nb_print_frame {
 	const char *key;	/* the member's key (NULL: an element or text only) */
 	const char *title;
 	int n;			/* elements added so far (arrays, tables, readings) */
+	const struct nb_print_device *id;	/* NB_L_RECORD: its identity */
 };
 
 struct nb_print {
