@@ -141,7 +141,14 @@ int nb_print_close(struct nb_print *p)
 			break;
 		}
 	}
-	if (!p->failed && p->ops->end)
+	if (p->failed) {
+		/* a format not implemented (cli_parse() refuses it): nothing written */
+		fprintf(stderr, "navibench %s: --format %s: not yet supported\n", p->cmd,
+			nb_format_name(p->ops));
+		print_free(p);
+		return NB_EXIT_FAIL;
+	}
+	if (p->ops->end)
 		err = p->ops->end(p);
 	if (!err && fflush(p->out))
 		err = -errno;
