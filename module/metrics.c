@@ -531,7 +531,7 @@ static const char *gt_tname_find(const struct gt_tname *t, size_t n, unsigned in
 }
 
 /*
- * The line that names the bits of @mask: "key: name name...", "none" for
+ * The line that names the bits of @mask: "key: <name> <name>...", "none" for
  * 0, "bit<N>" for a bit the table does not name, and the unreliable mark
  * after bit @unreliable (-1: none).
  */
