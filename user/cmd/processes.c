@@ -10,8 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <json-c/json.h>
-
 #include "cli.h"
 #include "devices.h"
 #include "fdinfo.h"
@@ -23,7 +21,8 @@ static unsigned long opt_interval = 1000;
 static long opt_count;
 
 static const struct cli_option processes_opts[] = {
-	CLI_FLAG_OPT("watch", 'w', &opt_watch, "keep sampling, one table (one JSON line) per interval"),
+	CLI_FLAG_OPT("watch", 'w', &opt_watch,
+		     "keep sampling: one record per process and sample (a line, a JSON line, a CSV row)"),
 	CLI_DURATION_OPT("interval", 'i', &opt_interval, 50, 3600000,
 			 "time over which engine use is measured (default 1s)"),
 	CLI_INT_OPT("count", 'n', &opt_count, "N", 1, 100000000,
@@ -36,7 +35,7 @@ static const struct cli_spec processes_spec = {
 	.summary = "Show the processes using the AMD GPUs: per process its DRM clients, each\n"
 		   "engine's busy share over the interval, and its VRAM and GTT, from the DRM\n"
 		   "fdinfo of its open render and card nodes (/proc/PID/fdinfo).",
-	.common = CLI_DEVICE | CLI_JSON,
+	.common = CLI_DEVICE | CLI_FORMAT | CLI_JSON,
 	.options = processes_opts,
 	.epilog = "Every amdgpu device unless --device names one. A client (a DRM file) open\n"
 		  "under several fds or shared by several processes is counted once, for the\n"
@@ -96,61 +95,98 @@ static const struct nb_column columns[] = {
 	{ "gtt_bytes", "GTT", true },
 };
 
-static void bytes_cell(bool has, uint64_t v)
+/*
+ * The value of column col: a table cell, or in a stream (--watch) a field
+ * of the process's record, under the column's key.
+ */
+static void put(struct nb_print *p, bool table, int col, struct nb_value v)
 {
-	char buf[32];
-
-	if (!has)
-		nb_cell(NULL, "-");
+	v.key = columns[col].key;
+	v.label = columns[col].title;
+	if (table)
+		nb_cell(p, &v);
 	else
-		nb_cell(json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v), "%s",
-			nb_fmt_bytes(buf, sizeof(buf), v));
+		nb_value(p, &v);
 }
 
-static void print_sample(const struct nb_proc_scan *now, const struct nb_proc_scan *before,
-			 double wall_ns, const char *pci)
+static struct nb_value bytes_value(bool has, uint64_t v, char *buf, size_t n)
 {
-	nb_str("device", NULL, pci);
-	nb_u64("interval_ms", NULL, (uint64_t)(wall_ns / 1e6 + 0.5), "ms");
-	nb_table_begin("processes", columns, sizeof(columns) / sizeof(columns[0]));
-	for (int i = 0; i < now->nprocs; i++) {
-		const struct nb_proc *p = &now->procs[i];
-		const struct nb_proc *b = before ? nb_proc_find(before, p->pid) : NULL;
+	if (!has)
+		return (struct nb_value){ .type = NB_V_MISSING, .text = "-" };
+	return (struct nb_value){ .type = NB_V_UINT, .u = v, .unit = "B", .kind = NB_KIND_GAUGE,
+		.text = nb_fmt_bytes(buf, n, v) };
+}
 
-		nb_row_begin();
-		nb_cell(json_object_new_int(p->pid), "%d", p->pid);
-		nb_cell_str(p->comm[0] ? p->comm : NULL);
-		nb_cell(json_object_new_int(p->nclients), "%d", p->nclients);
-		for (size_t e = 0; e < NENGINES; e++) {
-			double pct;
+/*
+ * One process: a record, about the --device one when given; a table row,
+ * or in a stream a record of its own (one JSON line, CSV row, text line).
+ */
+static void print_proc(struct nb_print *p, bool table, const struct nb_proc *pr,
+		       const struct nb_proc *b, double wall_ns, const struct nb_print_device *id)
+{
+	char buf[3][32];
+	int col = 0;
 
-			if (busy(p, b, engines[e], wall_ns, &pct))
-				nb_cell(json_object_new_double(pct), "%.0f%%", pct);
-			else
-				nb_cell(NULL, "-");
+	nb_record_begin(p, id);
+	put(p, table, col++, (struct nb_value){ .type = NB_V_INT, .i = pr->pid });
+	put(p, table, col++, pr->comm[0] ? (struct nb_value){ .type = NB_V_STR, .s = pr->comm } :
+	    (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
+	put(p, table, col++, (struct nb_value){ .type = NB_V_INT, .i = pr->nclients });
+	for (size_t e = 0; e < NENGINES; e++) {
+		double pct;
+
+		if (!busy(pr, b, engines[e], wall_ns, &pct)) {
+			put(p, table, col++, (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
+			continue;
 		}
-		bytes_cell(p->has_vram, p->vram);
-		bytes_cell(p->has_gtt, p->gtt);
-		nb_row_end();
+		snprintf(buf[0], sizeof(buf[0]), "%.0f%%", pct);
+		put(p, table, col++, (struct nb_value){ .type = NB_V_DBL, .d = pct, .prec = 0,
+		    .unit = "%", .kind = NB_KIND_GAUGE, .text = buf[0] });
 	}
-	nb_table_end();
-	nb_i64("clients", NULL, now->clients, NULL);
-	nb_i64("unreadable_processes", NULL, now->unreadable, NULL);
-	nb_text("%d process%s, %d client%s", now->nprocs, now->nprocs == 1 ? "" : "es",
-		now->clients, now->clients == 1 ? "" : "s");
-	if (now->unreadable)
-		nb_text("%d process%s not readable (another user's: run as root to see them)",
+	put(p, table, col++, bytes_value(pr->has_vram, pr->vram, buf[1], sizeof(buf[1])));
+	put(p, table, col++, bytes_value(pr->has_gtt, pr->gtt, buf[2], sizeof(buf[2])));
+	nb_record_end(p);
+}
+
+/* One sample: a table and its counts; in a stream, a record per process. */
+static void print_sample(struct nb_print *p, bool stream, const struct nb_proc_scan *now,
+			 const struct nb_proc_scan *before, double wall_ns,
+			 const struct nb_print_device *id, bool note)
+{
+	if (!stream)
+		nb_table_begin(p, "processes", columns,
+			       (int)(sizeof(columns) / sizeof(columns[0])));
+	for (int i = 0; i < now->nprocs; i++)
+		print_proc(p, !stream, &now->procs[i],
+			   before ? nb_proc_find(before, now->procs[i].pid) : NULL, wall_ns, id);
+	if (!stream) {
+		nb_table_end(p);
+		nb_u64(p, "interval_ms", NULL, (uint64_t)(wall_ns / 1e6 + 0.5), "ms");
+		nb_i64(p, "clients", NULL, now->clients, NULL);
+		nb_i64(p, "unreadable_processes", NULL, now->unreadable, NULL);
+		nb_text(p, "%d process%s, %d client%s", now->nprocs,
+			now->nprocs == 1 ? "" : "es", now->clients, now->clients == 1 ? "" : "s");
+	}
+	if (note && now->unreadable)
+		nb_note(p, "%d process%s not readable (another user's: run as root to see them)",
 			now->unreadable, now->unreadable == 1 ? "" : "es");
 }
 
-/* The PCI address of --device, or NULL for every device; rc on error. */
-static int device_filter(const struct cli_common *cc, char *pci, size_t n, const char **out)
+/* The --device one: its PCI address and identity (strings in bufs). */
+struct filter {
+	char pci[32], name[128], gfx[32];
+	struct nb_print_device id;
+	bool given;
+};
+
+/* The device --device names, or none for every device; rc on error. */
+static int device_filter(const struct cli_common *cc, struct filter *f)
 {
 	struct nb_devlist l;
 	struct nb_devent *e;
 	int rc;
 
-	*out = NULL;
+	memset(f, 0, sizeof(*f));
 	if (!cc->device_given)
 		return 0;
 	if (nb_devices_scan(&l, 0))
@@ -163,8 +199,16 @@ static int device_filter(const struct cli_common *cc, char *pci, size_t n, const
 		rc = NB_EXIT_NODEV;
 	}
 	if (!rc) {
-		nb_strcpy(pci, n, e->dev.pci);
-		*out = pci;
+		/* The identity outlives the list: its strings copied. */
+		nb_device_print_id(e, &f->id);
+		nb_strcpy(f->pci, sizeof(f->pci), e->dev.pci);
+		nb_strcpy(f->name, sizeof(f->name), f->id.name ? f->id.name : "");
+		nb_strcpy(f->gfx, sizeof(f->gfx), f->id.gfx_target ? f->id.gfx_target : "");
+		f->id.pci_address = f->pci;
+		f->id.name = f->name;
+		f->id.gfx_target = f->gfx[0] ? f->gfx : NULL;
+		f->id.asic = NULL;
+		f->given = true;
 	}
 	nb_devices_free(&l);
 	return rc;
@@ -174,7 +218,8 @@ int cmd_processes(int argc, char **argv)
 {
 	struct nb_proc_scan before, now;
 	struct cli_common cc;
-	char pcibuf[32];
+	struct nb_print *p;
+	struct filter f;
 	const char *pci;
 	double t0, t1;
 	long samples;
@@ -182,17 +227,20 @@ int cmd_processes(int argc, char **argv)
 
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = device_filter(&cc, pcibuf, sizeof(pcibuf), &pci);
+	rc = device_filter(&cc, &f);
 	if (rc)
 		return rc;
+	pci = f.given ? f.pci : NULL;
 	t0 = now_ns();
 	rc = nb_proc_scan(pci, &before);
 	if (rc) {
 		fprintf(stderr, "navibench processes: cannot read /proc: %s\n", strerror(-rc));
 		return NB_EXIT_FAIL;
 	}
-	nb_print_begin(cc.json);
+	p = nb_print_open(cc.format, cc.json_path, "processes");
 	samples = opt_count ? opt_count : opt_watch ? -1 : 1;
+	if (samples != 1)
+		nb_print_stream(p);
 	for (long s = 0; samples < 0 || s < samples; s++) {
 		sleep_ms(opt_interval);
 		t1 = now_ns();
@@ -202,23 +250,18 @@ int cmd_processes(int argc, char **argv)
 			rc = NB_EXIT_FAIL;
 			break;
 		}
-		print_sample(&now, &before, t1 - t0, pci);
+		print_sample(p, samples != 1, &now, &before, t1 - t0, f.given ? &f.id : NULL,
+			     s == 0);
 		nb_proc_scan_free(&before);
 		before = now;
 		t0 = t1;
-		if (samples != 1) {
-			nb_print_line();
-			nb_text("%s", "");
-		}
+		if (samples != 1)
+			nb_print_flush(p);
 	}
 	nb_proc_scan_free(&before);
 	if (rc) {
-		nb_print_discard();
+		nb_print_discard(p);
 		return rc;
 	}
-	if (samples != 1) {
-		nb_print_discard();
-		return NB_EXIT_OK;
-	}
-	return nb_print_end(cc.json_path);
+	return nb_print_close(p);
 }
