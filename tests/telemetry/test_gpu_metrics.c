@@ -121,7 +121,8 @@ static void test_mi300(void)
 	      gm.energy_raw == 65536000 && gm.throttle_status == 3,
 	      "1.4 energy and throttle_status at their offsets");
 	check(fabs(gm.energy_raw * gm.energy_unit_j - 1000.0) < 1e-9, "1.4 energy unit 2^-16 J");
-	check(count(&gm, NB_SMU_OTHER) == 0, "1.4: MI300's firmware bits not named");
+	check(count(&gm, NB_SMU_OTHER) == 0 && count(&gm, NB_SMU_NAVI1X) == 0,
+	      "1.4: MI300's firmware bits not named, whatever the ASIC is taken for");
 	HDR(m5, 1, 5);
 	m5.energy_accumulator = 32768;
 	check(nb_gpu_metrics_parse(&m5, sizeof(m5), &gm, &why) == 0 &&
@@ -179,6 +180,8 @@ static void test_smu(void)
 {
 	check(nb_smu_of_asic("Navi 14") == NB_SMU_NAVI1X && nb_smu_of_asic("Navi 10") == NB_SMU_NAVI1X,
 	      "Navi 10/14: SMU 11 Navi 1x");
+	check(nb_smu_of_asic("navi14") == NB_SMU_NAVI1X && nb_smu_of_asic("navi31") == NB_SMU_RDNA3,
+	      "the module's names (navi14, navi31) too");
 	check(nb_smu_of_asic("Navi 31") == NB_SMU_RDNA3 && nb_smu_of_asic("Navi 21") == NB_SMU_OTHER &&
 	      nb_smu_of_asic(NULL) == NB_SMU_OTHER, "Navi 31: RDNA 3; Navi 21, unknown: other");
 }

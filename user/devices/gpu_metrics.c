@@ -3,8 +3,12 @@
  * gpu_metrics: throttle reasons and energy from amdgpu's blob. See
  * gpu_metrics.h.
  */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu_metrics.h"
 #include "gt_throttle.h"
@@ -54,18 +58,43 @@ static const struct tname navi10_names[] = { GT_THROTTLE_SMU11_NAVI10(TNAME) };
 
 enum nb_smu nb_smu_of_asic(const char *asic_name)
 {
-	static const char *const navi1x[] = { "Navi 10", "Navi 12", "Navi 14" };
-	static const char *const rdna3[] = { "Navi 31", "Navi 32", "Navi 33" };
+	static const char *const navi1x[] = { "navi10", "navi12", "navi14" };
+	static const char *const rdna3[] = { "navi31", "navi32", "navi33" };
+	char name[16];
+	size_t n = 0;
 
-	if (!asic_name)
-		return NB_SMU_OTHER;
+	/* libdrm's "Navi 14" and the module's "navi14" alike */
+	for (const char *c = asic_name; c && *c && n + 1 < sizeof(name); c++)
+		if (*c != ' ')
+			name[n++] = (char)tolower((unsigned char)*c);
+	name[n] = '\0';
 	for (size_t i = 0; i < 3; i++) {
-		if (!strcmp(asic_name, navi1x[i]))
+		if (!strcmp(name, navi1x[i]))
 			return NB_SMU_NAVI1X;
-		if (!strcmp(asic_name, rdna3[i]))
+		if (!strcmp(name, rdna3[i]))
 			return NB_SMU_RDNA3;
 	}
 	return NB_SMU_OTHER;
+}
+
+int nb_gpu_metrics_read(const char *sysdev, struct nb_gpu_metrics *gm, const char **why)
+{
+	unsigned char buf[4096];
+	char path[256];
+	size_t got = 0;
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/gpu_metrics", sysdev);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*why = errno == ENOENT ? "the driver has no gpu_metrics" : strerror(errno);
+		return -1;
+	}
+	while (got < sizeof(buf) && (r = read(fd, buf + got, sizeof(buf) - got)) > 0)
+		got += r;
+	close(fd);
+	return nb_gpu_metrics_parse(buf, got, gm, why);
 }
 
 /* Little-endian field of n bytes; *ok false when amdgpu left it all ones. */
@@ -174,12 +203,13 @@ int nb_throttle_reasons(const struct nb_gpu_metrics *gm, enum nb_smu smu,
 			 sizeof(indep_names) / sizeof(indep_names[0]),
 			 smu == NB_SMU_RDNA3 ? GT_THROTTLE_UNRELIABLE_BIT : -1);
 	/*
-	 * Navi 1x's own bits add what amdgpu's translation leaves out
+	 * Navi 1x's own bits (in the revisions it writes, 1.0 to 1.3) add
+	 * what amdgpu's translation leaves out
 	 * (temp_plx, temp_skin) and are all a 1.0 to 1.2 blob has; with
 	 * indep as well, a firmware "bit<N>" would repeat an indep name's
 	 * bit number in another numbering, so unnamed ones come from indep.
 	 */
-	if (smu == NB_SMU_NAVI1X && gm->has_throttle)
+	if (smu == NB_SMU_NAVI1X && gm->has_throttle && gm->frev == 1 && gm->crev <= 3)
 		add_mask(out, &n, max, gm->has_indep ? gm->throttle_status & 0x1ffffe :
 			 gm->throttle_status, 32, navi10_names,
 			 sizeof(navi10_names) / sizeof(navi10_names[0]), -1);

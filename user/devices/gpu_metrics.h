@@ -22,7 +22,8 @@ enum nb_smu {
 	NB_SMU_RDNA3,	/* SMU 13.0.0/13.0.7: the indep hotspot bit unreliable */
 };
 
-/* The SMU of an ASIC named as nb_asic_lookup() names it ("Navi 14"). */
+/* The SMU of an ASIC named as libdrm's nb_asic_lookup() ("Navi 14") or the
+ * module ("navi14") names it. */
 enum nb_smu nb_smu_of_asic(const char *asic_name);
 
 struct nb_gpu_metrics {
@@ -45,6 +46,14 @@ struct nb_gpu_metrics {
  */
 int nb_gpu_metrics_parse(const void *blob, size_t len, struct nb_gpu_metrics *gm,
 			 const char **why);
+
+/*
+ * nb_gpu_metrics_read() - the blob of the PCI device at sysdev (its sysfs
+ * directory), parsed. Reading it resumes a runtime-suspended GPU, as any
+ * amdgpu sensor file does: callers skip sleeping ones. Returns 0, or -1
+ * with *why set.
+ */
+int nb_gpu_metrics_read(const char *sysdev, struct nb_gpu_metrics *gm, const char **why);
 
 struct nb_throttle_reason {
 	char name[24];		/* "ppt0", or "bit<N>" for a bit named nowhere */

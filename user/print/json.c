@@ -180,11 +180,15 @@ static void json_reading(struct nb_print *p, const struct nb_value *v)
 	struct json_object *c = J(p)->stack[p->depth];
 	struct json_object *o;
 	bool missing = v->type == NB_V_MISSING;
+	char name[256];
 
 	if (!v->key)
 		return;
+	/* In a stream's object a labelled reading is key.label, as in CSV. */
+	snprintf(name, sizeof(name), "%s%s%s", v->key, p->stream && v->lvalue ? "." : "",
+		 p->stream && v->lvalue ? v->lvalue : "");
 	if (p->stream && missing) {
-		add_to(c, v->key, NULL);
+		add_to(c, name, NULL);
 		return;
 	}
 	o = json_object_new_object();
@@ -197,7 +201,7 @@ static void json_reading(struct nb_print *p, const struct nb_value *v)
 	if (v->lname)
 		json_object_object_add(o, v->lname, v->lvalue ?
 				       json_object_new_string(v->lvalue) : NULL);
-	add_to(c, v->key, o);
+	add_to(c, name, o);
 }
 
 static void json_note(struct nb_print *p, const char *msg)

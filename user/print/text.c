@@ -284,12 +284,17 @@ static void text_reading(struct nb_print *p, const struct nb_value *v)
 	struct grid *g = &T(p)->grid;
 	char buf[256];
 
+	char name[128];
+
+	/* A labelled reading: "key label" ("throttle_active ppt0"). */
+	snprintf(name, sizeof(name), "%s%s%s", v->key ? v->key : "?", v->lvalue ? " " : "",
+		 v->lvalue ? v->lvalue : "");
 	if (streaming(p)) {
-		stream_value(p, v, v->key);
+		stream_value(p, v, v->lvalue ? name : v->key);
 		return;
 	}
 	grid_row(g);
-	grid_set(g, 0, v->key ? v->key : "?");
+	grid_set(g, 0, name);
 	if (v->type == NB_V_MISSING) {
 		grid_set(g, 1, "missing");
 		snprintf(buf, sizeof(buf), "(%s)", v->why ? v->why : "no source gives it");
