@@ -197,6 +197,14 @@ sleep 1
 expect "suspends after the rebinds (no usage count leak)" suspended \
 	"$(cat "$D/power/runtime_status")"
 
+# pci_device_id: what the PCI core shows, restored by 0 and at remove.
+own=$(cat "$D/device")
+echo 0x7340 > "$K/pci_device_id"
+expect "pci_device_id shown as the device id" 0x7340 "$(cat "$D/device")"
+echo 0 > "$K/pci_device_id"
+expect "pci_device_id 0: the device's own id again" "$own" "$(cat "$D/device")"
+echo 0x744c > "$K/pci_device_id"
+
 # rmmod: refused while a knob is open, fine during a read loop and with
 # sysfs files open.
 exec 6< "$K/temp_edge"
@@ -213,6 +221,7 @@ fails "sysfs fd after rmmod fails" cat <&4
 exec 4<&- 5<&-
 expect "unbound, runtime PM back to on" "none on" "$(bound) $(cat "$D/power/control")"
 expect "no knobs left" no "$(exists /sys/kernel/debug/$DRV)"
+expect "the device's own id restored at remove" "$own" "$(cat "$D/device")"
 
 insmod "$KO" runpm=0
 sleep 0.5
