@@ -173,7 +173,8 @@ static void test_energy(void)
 	e = (struct nb_energy){ 0 };
 	nb_energy_update(&e, UINT64_MAX - 5, 64);
 	nb_energy_update(&e, 4, 64);
-	check(e.total_raw == 10, "64-bit counter wraps: delta modulo 2^64");
+	check(e.total_raw == 10 && e.first == UINT64_MAX - 5 && e.first + e.total_raw == 4,
+	      "64-bit counter wraps: delta modulo 2^64; first kept");
 }
 
 static void test_smu(void)

@@ -65,6 +65,7 @@ static const struct cli_spec sensors_spec = {
 struct set {
 	struct nb_devlist l;
 	struct nb_sensor_dev *dev;	/* one per device read */
+	struct nb_energy *energy;	/* one per device: the counter over a --watch */
 	int n;
 };
 
@@ -154,13 +155,23 @@ static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
 	nb_obj_end(p);
 }
 
-/* The energy reading: joules where the unit is known, else missing and why. */
-static void energy_reading(struct nb_print *p, const struct nb_gpu_metrics *gm)
+/*
+ * The energy reading: joules where the unit is known, else missing and
+ * why. With acc (--watch), the counter's first value plus every later
+ * read's delta taken modulo its width: it keeps growing across a wrap.
+ */
+static void energy_reading(struct nb_print *p, const struct nb_gpu_metrics *gm,
+			   struct nb_energy *acc)
 {
 	char why[128], text[48];
 	struct nb_value v = { .key = "energy", .unit = "J", .kind = NB_KIND_COUNTER,
 			      .source = "gpu_metrics", .type = NB_V_MISSING, .why = why };
+	uint64_t raw = gm->energy_raw;
 
+	if (acc && gm->has_energy) {
+		nb_energy_update(acc, gm->energy_raw, gm->energy_bits);
+		raw = acc->first + acc->total_raw;
+	}
 	if (!gm->has_energy) {
 		snprintf(why, sizeof(why), "not in this GPU's gpu_metrics %u.%u", gm->frev, gm->crev);
 	} else if (!gm->energy_unit_j) {
@@ -168,7 +179,7 @@ static void energy_reading(struct nb_print *p, const struct nb_gpu_metrics *gm)
 			 gm->frev, gm->crev, (unsigned long long)gm->energy_raw);
 	} else {
 		v.type = NB_V_DBL;
-		v.d = gm->energy_raw * gm->energy_unit_j;
+		v.d = raw * gm->energy_unit_j;
 		v.prec = 3;
 		snprintf(text, sizeof(text), "%.3f J", v.d);
 		v.text = text;
@@ -183,7 +194,8 @@ static void energy_reading(struct nb_print *p, const struct nb_gpu_metrics *gm)
  * each active reason (one the ASIC sets when idle is marked, not counted),
  * "energy" in J; the raw masks and counter in "gpu_metrics".
  */
-static void print_gpu_metrics(struct nb_print *p, const struct nb_sensor_dev *d)
+static void print_gpu_metrics(struct nb_print *p, const struct nb_sensor_dev *d,
+			      struct nb_energy *acc)
 {
 	struct nb_throttle_reason r[96];
 	struct nb_gpu_metrics gm;
@@ -221,7 +233,7 @@ static void print_gpu_metrics(struct nb_print *p, const struct nb_sensor_dev *d)
 				   .i = 1, .kind = NB_KIND_GAUGE, .source = "gpu_metrics",
 				   .lname = "reason", .lvalue = r[i].name,
 				   .text = r[i].unreliable ? "1 (unreliable: set when idle)" : NULL });
-	energy_reading(p, &gm);
+	energy_reading(p, &gm, acc);
 	nb_readings_end(p);
 }
 
@@ -260,7 +272,7 @@ static void print_snapshot(struct nb_print *p, struct nb_sensor_dev *d, bool fir
 		nb_text(p, "runtime-suspended: not woken (--wake reads libdrm_amdgpu and hwmon)");
 	nb_text(p, "%s", "");
 	print_readings(p, d, r);
-	print_gpu_metrics(p, d);
+	print_gpu_metrics(p, d, NULL);
 	print_gt_stats(p, d);
 	nb_record_end(p);
 }
@@ -282,7 +294,8 @@ static int set_open(struct set *s, struct nb_print *p, const struct nb_devent *o
 	int n = 0;
 
 	s->dev = calloc((size_t)s->l.n, sizeof(*s->dev));
-	if (!s->dev) {
+	s->energy = calloc((size_t)s->l.n, sizeof(*s->energy));
+	if (!s->dev || !s->energy) {
 		fprintf(stderr, "navibench sensors: out of memory\n");
 		return NB_EXIT_FAIL;
 	}
@@ -307,6 +320,8 @@ static void set_close(struct set *s)
 	for (int i = 0; i < s->n; i++)
 		nb_sensor_close(&s->dev[i]);
 	free(s->dev);
+	free(s->energy);
+	s->energy = NULL;
 	s->dev = NULL;
 	s->n = 0;
 	nb_devices_free(&s->l);
@@ -533,6 +548,7 @@ static int watch_stream(struct nb_print *p, struct set *s)
 			nb_dbl(p, "t", "t", t, 3, NULL);
 			print_device_obj(p, s->dev[i].e, "device");
 			print_readings(p, &s->dev[i], r);
+			print_gpu_metrics(p, &s->dev[i], s->energy ? &s->energy[i] : NULL);
 			nb_record_end(p);
 		}
 		nb_print_flush(p);

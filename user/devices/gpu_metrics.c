@@ -222,6 +222,8 @@ void nb_energy_update(struct nb_energy *e, uint64_t raw, unsigned int bits)
 
 	if (e->have)
 		e->total_raw += (raw - e->last) & mask;
+	else
+		e->first = raw;
 	e->last = raw;
 	e->have = true;
 }

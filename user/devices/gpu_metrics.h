@@ -78,6 +78,7 @@ int nb_throttle_reasons(const struct nb_gpu_metrics *gm, enum nb_smu smu,
  */
 struct nb_energy {
 	bool have;
+	uint64_t first;		/* the counter at the first read */
 	uint64_t last;
 	uint64_t total_raw;	/* counts since the first read */
 };
