@@ -204,10 +204,15 @@ static void json_reading(struct nb_print *p, const struct nb_value *v)
 	add_to(c, name, o);
 }
 
+/* A note: in the document's "notes"; in a stream, on stderr (lines are records). */
 static void json_note(struct nb_print *p, const char *msg)
 {
 	struct json *j = J(p);
 
+	if (p->stream) {
+		nb_print_note_stderr(p, msg);
+		return;
+	}
 	if (!j->notes) {
 		j->notes = json_object_new_array();
 		json_object_object_add(j->root, "notes", j->notes);

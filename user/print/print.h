@@ -5,7 +5,7 @@
  * prometheus.c), picked once from --format by cli_parse(). Commands call
  * these functions only: they never test the format and never call json-c.
  *
- *	struct nb_print *p = nb_print_open(c.format, c.out_path, "info");
+ *	struct nb_print *p = nb_print_open(c.format, c.json_path, "info");
  *	nb_record_begin(p, &id);		// one device: its identity
  *	nb_obj_begin(p, "clocks", "Clocks");
  *	nb_u64(p, "sclk_max_mhz", "max engine clock", 1845, "MHz");
