@@ -130,7 +130,10 @@ echo 0 > "$K/fail/gpu_metrics"
 echo 45000 > "$K/temp_edge"
 echo 1845000000 > "$K/sclk"
 M=$D/gpu_metrics
-for r in 1.0:80 1.1:96 1.2:104 1.3:120 2.0:120 2.1:120 2.2:128 2.3:152 3.0:120 1.4:120; do
+# 1.4, 1.5, 2.4 and 3.0 have layouts of their own (6.12); 1.6 and 3.1 none:
+# the "unknown revision" blob of 120 bytes.
+for r in 1.0:80 1.1:96 1.2:104 1.3:120 1.4:288 1.5:360 2.0:120 2.1:120 2.2:128 2.3:152 \
+	 2.4:168 3.0:264 1.6:120 3.1:120; do
 	echo "${r%:*}" > "$K/gpu_metrics_rev"
 	frev=${r%%.*}
 	crev=${r#*.}
