@@ -459,7 +459,7 @@ ssize_t gt_amdgpu_read_metrics(struct gt_device *gdev, void *buf, size_t size);
 bool gt_amdgpu_suspended(struct gt_device *gdev);
 
 /* metrics.c */
-void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len);
+void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len, const char *family);
 void gt_metrics_debugfs_add(struct gt_device *gdev, struct dentry *dir);
 
 #endif /* _GPUTELEMETRY_H */

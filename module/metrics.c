@@ -13,6 +13,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
@@ -20,6 +21,7 @@
 #include "compat.h"
 #include "gpu_metrics.h"
 #include "gputelemetry.h"
+#include "uapi/gt_throttle.h"
 
 static_assert(sizeof(struct gt_gpu_metrics_v1_0) == GT_GPU_METRICS_V1_0_SIZE);
 static_assert(sizeof(struct gt_gpu_metrics_v1_1) == GT_GPU_METRICS_V1_1_SIZE);
@@ -59,6 +61,9 @@ enum gt_mkind {
 	GT_MK_10NS,
 	GT_MK_RAW,
 	GT_MK_MASK,		/* bit mask, printed in hex */
+	GT_MK_FW_THROTTLE,	/* the firmware's throttle mask: hex, named on Navi 1x */
+	GT_MK_INDEP_THROTTLE,	/* amdgpu's ASIC-independent throttle mask: hex, named */
+	GT_MK_ENERGY_2P16,	/* energy in 2^-16 J (15.259 uJ): raw, and mJ */
 };
 
 static const char * const gt_mkind_units[] = {
@@ -80,6 +85,9 @@ static const char * const gt_mkind_units[] = {
 	[GT_MK_10NS] = "10ns",
 	[GT_MK_RAW] = "raw",
 	[GT_MK_MASK] = "mask",
+	[GT_MK_FW_THROTTLE] = "mask",
+	[GT_MK_INDEP_THROTTLE] = "mask",
+	[GT_MK_ENERGY_2P16] = "raw",
 };
 
 /**
@@ -171,7 +179,7 @@ static const struct gt_mfield gt_m1_0[] = {
 	GT_M10(current_dclk0, 2, GT_MK_MHZ, 0),
 	GT_M10(current_vclk1, 2, GT_MK_MHZ, 0),
 	GT_M10(current_dclk1, 2, GT_MK_MHZ, 0),
-	GT_M10(throttle_status, 4, GT_MK_MASK, 0),
+	GT_M10(throttle_status, 4, GT_MK_FW_THROTTLE, 0),
 	GT_M10(current_fan_speed, 2, GT_MK_RPM, 0),
 	GT_M10(pcie_link_width, 1, GT_MK_LANES, 0),
 	GT_M10(pcie_link_speed, 1, GT_MK_SPEED, 0),
@@ -204,7 +212,7 @@ static const struct gt_mfield gt_m1[] = {
 	GT_M13(current_dclk0, 2, GT_MK_MHZ, 1),
 	GT_M13(current_vclk1, 2, GT_MK_MHZ, 1),
 	GT_M13(current_dclk1, 2, GT_MK_MHZ, 1),
-	GT_M13(throttle_status, 4, GT_MK_MASK, 1),
+	GT_M13(throttle_status, 4, GT_MK_FW_THROTTLE, 1),
 	GT_M13(current_fan_speed, 2, GT_MK_RPM, 1),
 	GT_M13(pcie_link_width, 2, GT_MK_LANES, 1),
 	GT_M13(pcie_link_speed, 2, GT_MK_SPEED, 1),
@@ -212,7 +220,7 @@ static const struct gt_mfield gt_m1[] = {
 	GT_M13(voltage_soc, 2, GT_MK_MV, 3),
 	GT_M13(voltage_gfx, 2, GT_MK_MV, 3),
 	GT_M13(voltage_mem, 2, GT_MK_MV, 3),
-	GT_M13(indep_throttle_status, 8, GT_MK_MASK, 3),
+	GT_M13(indep_throttle_status, 8, GT_MK_INDEP_THROTTLE, 3),
 };
 
 /*
@@ -234,7 +242,7 @@ static const struct gt_mfield gt_m1_4[] = {
 	GT_M14(curr_socket_power, 2, GT_MK_W),
 	GT_M14(average_gfx_activity, 2, GT_MK_PCT),
 	GT_M14(average_umc_activity, 2, GT_MK_PCT),
-	GT_M14(energy_accumulator, 8, GT_MK_RAW),
+	GT_M14(energy_accumulator, 8, GT_MK_ENERGY_2P16),
 	GT_M14(system_clock_counter, 8, GT_MK_NS),
 	GT_M14(throttle_status, 4, GT_MK_MASK),
 	GT_M14(gfxclk_lock_status, 4, GT_MK_MASK),
@@ -260,7 +268,7 @@ static const struct gt_mfield gt_m1_5[] = {
 	GT_M15(curr_socket_power, 2, GT_MK_W),
 	GT_M15(average_gfx_activity, 2, GT_MK_PCT),
 	GT_M15(average_umc_activity, 2, GT_MK_PCT),
-	GT_M15(energy_accumulator, 8, GT_MK_RAW),
+	GT_M15(energy_accumulator, 8, GT_MK_ENERGY_2P16),
 	GT_M15(system_clock_counter, 8, GT_MK_NS),
 	GT_M15(throttle_status, 4, GT_MK_MASK),
 	GT_M15(gfxclk_lock_status, 4, GT_MK_MASK),
@@ -361,7 +369,7 @@ static const struct gt_mfield gt_m2[] = {
 	GT_M24(current_dclk, 2, GT_MK_MHZ, 1),
 	GT_M24(throttle_status, 4, GT_MK_MASK, 1),
 	GT_M24(fan_pwm, 2, GT_MK_PWM, 1),
-	GT_M24(indep_throttle_status, 8, GT_MK_MASK, 2),
+	GT_M24(indep_throttle_status, 8, GT_MK_INDEP_THROTTLE, 2),
 	GT_M24(average_temperature_gfx, 2, GT_MK_TEMP_CC, 3),
 	GT_M24(average_temperature_soc, 2, GT_MK_TEMP_CC, 3),
 	GT_M24(average_cpu_voltage, 2, GT_MK_MV, 4),
@@ -497,7 +505,91 @@ static u64 gt_mfield_raw(const u8 *blob, const struct gt_mfield *f, bool *all_on
 	return v;
 }
 
-static void gt_mfield_show(struct seq_file *m, const u8 *blob, const struct gt_mfield *f)
+/**
+ * struct gt_tname - a named throttle bit (uapi/gt_throttle.h)
+ * @bit: bit number in its mask
+ * @name: the reason
+ */
+struct gt_tname {
+	u8 bit;
+	const char *name;
+};
+
+#define GT_TNAME(b, n) { .bit = (b), .name = (n) },
+static const struct gt_tname gt_throttle_indep[] = { GT_THROTTLE_INDEP(GT_TNAME) };
+static const struct gt_tname gt_throttle_navi10[] = { GT_THROTTLE_SMU11_NAVI10(GT_TNAME) };
+#undef GT_TNAME
+
+static const char *gt_tname_find(const struct gt_tname *t, size_t n, unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].bit == bit)
+			return t[i].name;
+	return NULL;
+}
+
+/*
+ * The line that names the bits of @mask: "key: <name> <name>...", "none" for
+ * 0, "bit<N>" for a bit the table does not name, and the unreliable mark
+ * after bit @unreliable (-1: none).
+ */
+static void gt_throttle_show(struct seq_file *m, const char *key, u64 mask,
+			     const struct gt_tname *t, size_t n, int unreliable)
+{
+	const char *name;
+	unsigned int bit;
+
+	seq_printf(m, "%s:", key);
+	if (!mask)
+		seq_puts(m, " " GT_THROTTLE_NONE);
+	for (bit = 0; bit < 64; bit++) {
+		if (!(mask & BIT_ULL(bit)))
+			continue;
+		name = gt_tname_find(t, n, bit);
+		if (name)
+			seq_printf(m, " %s", name);
+		else
+			seq_printf(m, " bit%u", bit);
+		if (bit == unreliable)
+			seq_puts(m, GT_THROTTLE_UNRELIABLE_MARK);
+	}
+	seq_putc(m, '\n');
+}
+
+/* What decoding a field needs beside the blob: the ASIC's family or NULL. */
+static void gt_mfield_decoded(struct seq_file *m, const struct gt_mfield *f,
+			      u64 v, const char *family)
+{
+	bool rdna3 = family && !strcmp(family, GT_THROTTLE_UNRELIABLE_FAMILY);
+
+	switch (f->kind) {
+	case GT_MK_FW_THROTTLE:
+		/* Only Navi 1x's firmware bits are named; others stay raw. */
+		if (family && !strcmp(family, GT_THROTTLE_NAVI1X_FAMILY))
+			gt_throttle_show(m, GT_METRICS_THROTTLE_REASONS, v, gt_throttle_navi10,
+					 ARRAY_SIZE(gt_throttle_navi10), -1);
+		break;
+	case GT_MK_INDEP_THROTTLE:
+		gt_throttle_show(m, GT_METRICS_INDEP_THROTTLE_REASONS, v, gt_throttle_indep,
+				 ARRAY_SIZE(gt_throttle_indep),
+				 rdna3 ? GT_THROTTLE_UNRELIABLE_BIT : -1);
+		break;
+	case GT_MK_ENERGY_2P16:
+		/*
+		 * 2^-16 J = 1000 / 65536 mJ: a 96-bit product, and any u64
+		 * counter fits in mJ (not in uJ, past 2^60).
+		 */
+		seq_printf(m, "%s: %llu mJ\n", GT_METRICS_ENERGY, mul_u64_u32_shr(v, 1000, 16));
+		break;
+	default:
+		break;
+	}
+}
+
+static void gt_mfield_show(struct seq_file *m, const u8 *blob, const struct gt_mfield *f,
+			   const char *family)
 {
 	const char *unit = gt_mkind_units[f->kind];
 	bool all_ones;
@@ -522,12 +614,15 @@ static void gt_mfield_show(struct seq_file *m, const u8 *blob, const struct gt_m
 		seq_printf(m, "%s: %llu %s\n", f->key, v / 100, unit);
 		break;
 	case GT_MK_MASK:
+	case GT_MK_FW_THROTTLE:
+	case GT_MK_INDEP_THROTTLE:
 		seq_printf(m, "%s: 0x%llx %s\n", f->key, v, unit);
 		break;
 	default:
 		seq_printf(m, "%s: %llu %s\n", f->key, v, unit);
 		break;
 	}
+	gt_mfield_decoded(m, f, v, family);
 }
 
 /**
@@ -537,8 +632,10 @@ static void gt_mfield_show(struct seq_file *m, const u8 *blob, const struct gt_m
  * @len: their number, or a negative errno when nothing could be read
  *	(-EAGAIN: the device is runtime-suspended; -ENODEV: no trusted
  *	driver; -ENOENT: the driver has no gpu_metrics)
+ * @family: the ASIC's family ("rdna1"...), or NULL when not known; it
+ *	decides how the throttle masks are named (uapi/gt_throttle.h)
  */
-void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len)
+void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len, const char *family)
 {
 	const struct gt_metrics_table_header *h = (const void *)blob;
 	const struct gt_mlayout *l;
@@ -585,7 +682,7 @@ void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len)
 		return;
 	for (i = 0; i < l->nfields; i++)
 		if (l->fields[i].crev <= l->crev && l->crev <= l->fields[i].crev_last)
-			gt_mfield_show(m, blob, &l->fields[i]);
+			gt_mfield_show(m, blob, &l->fields[i], family);
 }
 
 /* The largest blob a sysfs attribute can return. */
@@ -594,14 +691,16 @@ void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len)
 static int gt_metrics_show(struct seq_file *m, void *v)
 {
 	struct gt_device *gdev = m->private;
+	struct gt_info info;
 	ssize_t len;
 	u8 *blob;
 
 	blob = kzalloc(GT_METRICS_MAX, GFP_KERNEL);
 	if (!blob)
 		return -ENOMEM;
+	gt_source_info(gdev, &info);
 	len = gt_source_read_metrics(gdev, blob, GT_METRICS_MAX);
-	gt_metrics_decode(m, blob, len);
+	gt_metrics_decode(m, blob, len, info.asic ? info.asic->family : NULL);
 	kfree(blob);
 	return 0;
 }

@@ -17,6 +17,7 @@ static const struct nb_command commands[] = {
 	{ "list",    "list the devices, one index each (GPUs, then the CPU)", cmd_list },
 	{ "info",    "what a device is: ids, CU layout, clocks, memory, peaks", cmd_info },
 	{ "sensors", "live readings (clocks, temperatures, power), --watch for a view", cmd_sensors },
+	{ "processes", "which processes use the GPUs: engine busy, VRAM, GTT (DRM fdinfo)", cmd_processes },
 	{ "run",     "run the benchmark (the default command)", cmd_run },
 	{ "predict", "predict next frames of a movie with a ConvLSTM model", cmd_predict },
 	{ "weights", "write a model's weights to a safetensors file", cmd_weights },

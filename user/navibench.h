@@ -64,6 +64,7 @@ int nb_device_select(const char *spec, struct nb_device *out);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_sensors(int argc, char **argv);
+int cmd_processes(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_weights(int argc, char **argv);

@@ -161,5 +161,11 @@ enum gt_info_key {
 #define GT_METRICS_UNAVAILABLE		"unavailable"
 #define GT_METRICS_UNKNOWN		"unknown_revision"
 #define GT_METRICS_SHORT		"short"
+/*
+ * A line after energy_accumulator where its unit is known (1.4 and 1.5:
+ * 2^-16 J, as kgd_pp_interface.h says and smu_v13_0_6_ppt.c writes it):
+ * the counter in millijoules (truncated). It wraps with the counter.
+ */
+#define GT_METRICS_ENERGY		"energy"
 
 #endif /* _UAPI_GPUTELEMETRY_H */

@@ -13,6 +13,15 @@
  * ioctl() on it answers DRM_IOCTL_VERSION and DRM_IOCTL_AMDGPU_INFO from
  * the fixture (fixture_navi14.h) and the PCI ids in the tree.
  *
+ * Paths under /proc are redirected only where the root has a proc/
+ * directory (mkroot procs=...), and then only /proc itself and the
+ * numbered process directories (/proc/self, /proc/cpuinfo stay the real
+ * ones): the processes and DRM fdinfo files of the fixture. Each
+ * opendir("/proc") starts a new scan; from the second on, fdinfo/N@SCAN is
+ * served for fdinfo/N where the root has it, so that engine times advance
+ * between scans. A process directory holding a file "eacces" denies its fd
+ * and fdinfo entries (EACCES), as /proc does for another user's process.
+ *
  * $NBSHIM_QUIRKS, comma-separated:
  *   eacces        opening a render node fails with EACCES
  *   gt-eacces     opening the module's debugfs files fails with EACCES, as
@@ -62,6 +71,8 @@ static struct {
 	char root[PATH_MAX];		/* as given */
 	char root_real[PATH_MAX];	/* realpath of it */
 	bool eacces, gt_eacces, new_power, no_power, old_kernel, no_amdgpu_lib, trace;
+	bool has_proc;			/* the root has a proc/ */
+	int proc_scans;			/* opendir("/proc") calls */
 	int nnodes;
 	struct {
 		dev_t dev;
@@ -141,6 +152,8 @@ static void shim_init(void)
 	S.old_kernel = has_quirk(q, "old-kernel");
 	S.trace = has_quirk(q, "trace");
 	S.no_amdgpu_lib = has_quirk(q, "no-libdrm-amdgpu");
+	snprintf(path, sizeof(path), "%s/proc", S.root);
+	S.has_proc = real_access(path, F_OK) == 0;
 	/* The node files: their identity tells fds of fake nodes apart. */
 	snprintf(path, sizeof(path), "%s/dev/dri", S.root);
 	d = real_opendir(path);
@@ -171,12 +184,45 @@ __attribute__((constructor)) static void shim_ctor(void)
 	shim_init();
 }
 
+/* /proc or a numbered process directory of the root's (see the top). */
+static bool proc_path(const char *p)
+{
+	return S.has_proc && (!strcmp(p, "/proc") || !strcmp(p, "/proc/") ||
+			      (!strncmp(p, "/proc/", 6) && p[6] >= '0' && p[6] <= '9'));
+}
+
+/* A process's fd or fdinfo entry, for a process whose directory says eacces. */
+static bool proc_denied(const char *p)
+{
+	char path[PATH_MAX];
+	const char *slash;
+	int len;
+
+	if (!proc_path(p) || !p[6] || !(slash = strchr(p + 6, '/')) ||
+	    (strncmp(slash, "/fd", 3) != 0))
+		return false;
+	len = snprintf(path, sizeof(path), "%s%.*s/eacces", S.root, (int)(slash - p), p);
+	return len < (int)sizeof(path) && real_access(path, F_OK) == 0;
+}
+
 /* The path to use for p: redirected into the root, or p itself. */
 static const char *redirect(const char *p, char *buf, size_t n)
 {
 	shim_init();
 	if (!S.root[0] || !p || p[0] != '/')
 		return p;
+	if (proc_path(p)) {
+		char later[PATH_MAX];
+
+		snprintf(buf, n, "%s%s", S.root, p);
+		if (S.proc_scans > 1 && strstr(p, "/fdinfo/") &&
+		    snprintf(later, sizeof(later), "%s@%d", buf, S.proc_scans) < (int)sizeof(later) &&
+		    real_access(later, F_OK) == 0)
+			snprintf(buf, n, "%s", later);
+		if (S.trace)
+			fprintf(stderr, "drmshim: %s -> %s\n", p, buf);
+		return buf;
+	}
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		size_t l = strlen(prefixes[i]);
 
@@ -231,7 +277,7 @@ static bool denied(const char *p)
 
 	shim_init();
 	return S.root[0] && ((S.eacces && is_render_node(p)) ||
-			     (S.gt_eacces && !strncmp(p, gt, sizeof(gt) - 1)));
+			     (S.gt_eacces && !strncmp(p, gt, sizeof(gt) - 1)) || proc_denied(p));
 }
 
 int open(const char *p, int flags, ...)
@@ -345,6 +391,12 @@ DIR *opendir(const char *p)
 {
 	char buf[PATH_MAX];
 
+	if (denied(p)) {
+		errno = EACCES;
+		return NULL;
+	}
+	if (proc_path(p) && strlen(p) <= 6)
+		S.proc_scans++;
 	const char *rp = redirect(p, buf, sizeof(buf));
 
 	return real_opendir(rp);

@@ -92,6 +92,9 @@
  *   2.0 to 2.4 and 3.0 give the kernel's layouts, any other pair of 0..255
  *   gives an "unknown revision" blob: 120 bytes of 0xff under a header
  *   with that revision and structure_size 120;
+ * - ``pci_device_id``: the PCI device id the device shows (pdev->device,
+ *   restored at remove), 0 for its own: gputelemetry then takes it for that
+ *   ASIC (e.g. 0x7340 Navi 14, 0x744c Navi 31), as the metrics tests need;
  * - ``gpu_metrics_truncate``: bytes cut from the end of the blob read
  *   (the header keeps the full structure_size), 0 for a whole blob;
  * - ``hide/<attribute>``: 1 hides the attribute (and its label);
@@ -153,6 +156,7 @@ enum gt_val {
 	GT_V_GC_VERSION,
 	GT_V_NO_FAN,
 	GT_V_IN_SUSPEND,
+	GT_V_PCI_DEVICE,
 	GT_V_NR
 };
 
@@ -213,6 +217,9 @@ static const struct gt_val_desc gt_vals[GT_V_NR] = {
 			      0x060000, 0xffffff, 0x0a0101, true },
 	[GT_V_NO_FAN] = { "no_fan", "0 or 1 (adev->pm.no_fan)", 0, 1, 0, true },
 	[GT_V_IN_SUSPEND] = { "in_suspend", "0 or 1 (system suspend in progress)", 0, 1, 0 },
+	/* 0: QEMU's own id; e.g. 0x7340 (Navi 14) or 0x744c (Navi 31) */
+	[GT_V_PCI_DEVICE] = { "pci_device_id", "PCI device id shown, 0 for the device's own",
+			      0, 0xffff, 0 },
 };
 
 /* amdgpu's IP_VERSION() (amdgpu.h) */
@@ -298,6 +305,7 @@ struct gt_knob_ref {
  * @fail: positive errno its reads fail with, 0 for none
  * @frev: gpu_metrics format revision
  * @crev: gpu_metrics content revision
+ * @own_device: the PCI device id before any pci_device_id knob write
  * @suspended: set by the runtime suspend callback, cleared by resume
  * @runtime_suspends: runtime suspend callback count
  * @runtime_resumes: runtime resume callback count
@@ -312,6 +320,7 @@ struct gt_knob_ref {
  */
 struct gt_dev {
 	struct pci_dev *pdev;
+	u16 own_device;
 	struct device *hwmon;
 	struct dentry *debugfs;
 	struct mutex lock; /* see above */
@@ -936,6 +945,13 @@ static ssize_t gt_value_write(struct file *file, const char __user *ubuf,
 	}
 	mutex_lock(&gd->lock);
 	gd->values[ref->id] = val;
+	/*
+	 * What the PCI core shows as the device id, so that gputelemetry
+	 * takes the device for that ASIC (asic.c). A test-only lie about a
+	 * QEMU device: nothing matches drivers on it after probe.
+	 */
+	if (ref->id == GT_V_PCI_DEVICE)
+		WRITE_ONCE(gd->pdev->device, val ? val : gd->own_device);
 	mutex_unlock(&gd->lock);
 	if (d->visibility) {
 		ret = gt_update_visibility(gd);
@@ -1176,6 +1192,7 @@ static int gt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!gd)
 		return -ENOMEM;
 	gd->pdev = pdev;
+	gd->own_device = pdev->device;
 	mutex_init(&gd->lock);
 	mutex_init(&gd->vis_lock);
 	for (i = 0; i < GT_V_NR; i++)
@@ -1226,6 +1243,7 @@ static void gt_remove(struct pci_dev *pdev)
 
 	/* Knob writers finish before the files they update go away. */
 	debugfs_remove_recursive(gd->debugfs);
+	pdev->device = gd->own_device;
 
 	/*
 	 * The PCI core resumed the device before calling us; take back the

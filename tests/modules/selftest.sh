@@ -130,7 +130,10 @@ echo 0 > "$K/fail/gpu_metrics"
 echo 45000 > "$K/temp_edge"
 echo 1845000000 > "$K/sclk"
 M=$D/gpu_metrics
-for r in 1.0:80 1.1:96 1.2:104 1.3:120 2.0:120 2.1:120 2.2:128 2.3:152 3.0:120 1.4:120; do
+# 1.4, 1.5, 2.4 and 3.0 have layouts of their own (6.12); 1.6 and 3.1 none:
+# the "unknown revision" blob of 120 bytes.
+for r in 1.0:80 1.1:96 1.2:104 1.3:120 1.4:288 1.5:360 2.0:120 2.1:120 2.2:128 2.3:152 \
+	 2.4:168 3.0:264 1.6:120 3.1:120; do
 	echo "${r%:*}" > "$K/gpu_metrics_rev"
 	frev=${r%%.*}
 	crev=${r#*.}
@@ -197,6 +200,14 @@ sleep 1
 expect "suspends after the rebinds (no usage count leak)" suspended \
 	"$(cat "$D/power/runtime_status")"
 
+# pci_device_id: what the PCI core shows, restored by 0 and at remove.
+own=$(cat "$D/device")
+echo 0x7340 > "$K/pci_device_id"
+expect "pci_device_id shown as the device id" 0x7340 "$(cat "$D/device")"
+echo 0 > "$K/pci_device_id"
+expect "pci_device_id 0: the device's own id again" "$own" "$(cat "$D/device")"
+echo 0x744c > "$K/pci_device_id"
+
 # rmmod: refused while a knob is open, fine during a read loop and with
 # sysfs files open.
 exec 6< "$K/temp_edge"
@@ -213,6 +224,7 @@ fails "sysfs fd after rmmod fails" cat <&4
 exec 4<&- 5<&-
 expect "unbound, runtime PM back to on" "none on" "$(bound) $(cat "$D/power/control")"
 expect "no knobs left" no "$(exists /sys/kernel/debug/$DRV)"
+expect "the device's own id restored at remove" "$own" "$(cat "$D/device")"
 
 insmod "$KO" runpm=0
 sleep 0.5

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "devices.h"
+#include "gpu_metrics.h"
 #include "gtfs.h"
 #include "navibench.h"
 #include "print.h"
@@ -64,6 +65,7 @@ static const struct cli_spec sensors_spec = {
 struct set {
 	struct nb_devlist l;
 	struct nb_sensor_dev *dev;	/* one per device read */
+	struct nb_energy *energy;	/* one per device: the counter over a --watch */
 	int n;
 };
 
@@ -154,6 +156,88 @@ static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
 }
 
 /*
+ * The energy reading: joules where the unit is known, else missing and
+ * why. With acc (--watch), the counter's first value plus every later
+ * read's delta taken modulo its width: it keeps growing across a wrap.
+ */
+static void energy_reading(struct nb_print *p, const struct nb_gpu_metrics *gm,
+			   struct nb_energy *acc)
+{
+	char why[128], text[48];
+	struct nb_value v = { .key = "energy", .unit = "J", .kind = NB_KIND_COUNTER,
+			      .source = "gpu_metrics", .type = NB_V_MISSING, .why = why };
+	uint64_t raw = gm->energy_raw;
+
+	if (acc && gm->has_energy) {
+		nb_energy_update(acc, gm->energy_raw, gm->energy_bits);
+		raw = acc->first + acc->total_raw;
+	}
+	if (!gm->has_energy) {
+		snprintf(why, sizeof(why), "not in this GPU's gpu_metrics %u.%u", gm->frev, gm->crev);
+	} else if (!gm->energy_unit_j) {
+		snprintf(why, sizeof(why), "unit not stated for gpu_metrics %u.%u: raw %llu in JSON",
+			 gm->frev, gm->crev, (unsigned long long)gm->energy_raw);
+	} else {
+		v.type = NB_V_DBL;
+		v.d = raw * gm->energy_unit_j;
+		v.prec = 3;
+		snprintf(text, sizeof(text), "%.3f J", v.d);
+		v.text = text;
+	}
+	nb_reading(p, &v);
+}
+
+/*
+ * Throttle reasons and energy from amdgpu's gpu_metrics (not read while the
+ * GPU sleeps: reading it wakes the GPU). Readings: "throttled" (0 or 1:
+ * any reliable reason active), "throttle_active" with a reason label for
+ * each active reason (one the ASIC sets when idle is marked, not counted),
+ * "energy" in J; the raw masks and counter in "gpu_metrics".
+ */
+static void print_gpu_metrics(struct nb_print *p, const struct nb_sensor_dev *d,
+			      struct nb_energy *acc)
+{
+	struct nb_throttle_reason r[96];
+	struct nb_gpu_metrics gm;
+	const char *why;
+	bool throttled = false;
+	int n;
+
+	if (d->e->dev.kind != NB_DEV_AMDGPU || d->asleep)
+		return;
+	if (nb_gpu_metrics_read(d->e->drm.sysdev, &gm, &why)) {
+		nb_missing(p, "gpu_metrics", NULL, why);
+		return;
+	}
+	nb_obj_begin(p, "gpu_metrics", NULL);
+	nb_u64(p, "format_revision", NULL, gm.frev, NULL);
+	nb_u64(p, "content_revision", NULL, gm.crev, NULL);
+	if (gm.has_throttle)
+		nb_u64(p, "throttle_status", NULL, gm.throttle_status, NULL);
+	if (gm.has_indep)
+		nb_u64(p, "indep_throttle_status", NULL, gm.indep_throttle_status, NULL);
+	if (gm.has_energy)
+		nb_u64(p, "energy_accumulator", NULL, gm.energy_raw, NULL);
+	nb_obj_end(p);
+	n = nb_throttle_reasons(&gm, nb_smu_of_asic(d->asic), r, 96);
+	for (int i = 0; i < n; i++)
+		throttled |= r[i].active && !r[i].unreliable;
+	nb_text(p, "%s", "");
+	nb_readings_begin(p, "gpu_metrics_readings", NULL);
+	if (n)
+		nb_reading(p, &(struct nb_value){ .key = "throttled", .type = NB_V_INT,
+			   .i = throttled, .kind = NB_KIND_GAUGE, .source = "gpu_metrics" });
+	for (int i = 0; i < n; i++)
+		if (r[i].active)
+			nb_reading(p, &(struct nb_value){ .key = "throttle_active", .type = NB_V_INT,
+				   .i = 1, .kind = NB_KIND_GAUGE, .source = "gpu_metrics",
+				   .lname = "reason", .lvalue = r[i].name,
+				   .text = r[i].unreliable ? "1 (unreliable: set when idle)" : NULL });
+	energy_reading(p, &gm, acc);
+	nb_readings_end(p);
+}
+
+/*
  * The device's identity as a member "device" (JSON, CSV); label: its index's
  * in text (a stream's "device=N"; NULL: not in text).
  */
@@ -188,6 +272,7 @@ static void print_snapshot(struct nb_print *p, struct nb_sensor_dev *d, bool fir
 		nb_text(p, "runtime-suspended: not woken (--wake reads libdrm_amdgpu and hwmon)");
 	nb_text(p, "%s", "");
 	print_readings(p, d, r);
+	print_gpu_metrics(p, d, NULL);
 	print_gt_stats(p, d);
 	nb_record_end(p);
 }
@@ -209,7 +294,8 @@ static int set_open(struct set *s, struct nb_print *p, const struct nb_devent *o
 	int n = 0;
 
 	s->dev = calloc((size_t)s->l.n, sizeof(*s->dev));
-	if (!s->dev) {
+	s->energy = calloc((size_t)s->l.n, sizeof(*s->energy));
+	if (!s->dev || !s->energy) {
 		fprintf(stderr, "navibench sensors: out of memory\n");
 		return NB_EXIT_FAIL;
 	}
@@ -234,6 +320,8 @@ static void set_close(struct set *s)
 	for (int i = 0; i < s->n; i++)
 		nb_sensor_close(&s->dev[i]);
 	free(s->dev);
+	free(s->energy);
+	s->energy = NULL;
 	s->dev = NULL;
 	s->n = 0;
 	nb_devices_free(&s->l);
@@ -462,6 +550,7 @@ static int watch_stream(struct nb_print *p, struct set *s)
 			nb_dbl(p, "t", "t", t, 3, NULL);
 			print_device_obj(p, s->dev[i].e, "device");
 			print_readings(p, &s->dev[i], r);
+			print_gpu_metrics(p, &s->dev[i], s->energy ? &s->energy[i] : NULL);
 			nb_record_end(p);
 		}
 		nb_print_flush(p);

@@ -289,11 +289,14 @@ static void text_reading(struct nb_print *p, const struct nb_value *v)
 
 	if (!v->key)
 		return;
-	nb_reading_name(v, name, sizeof(name));
 	if (streaming(p)) {
-		stream_value(p, v, name);
+		/* key.label, as CSV's columns */
+		stream_value(p, v, nb_reading_name(v, name, sizeof(name)));
 		return;
 	}
+	/* a labelled reading in the table: "throttle_active ppt0" */
+	snprintf(name, sizeof(name), "%s%s%s", v->key, v->lvalue ? " " : "",
+		 v->lvalue ? v->lvalue : "");
 	grid_row(g);
 	grid_set(g, 0, name);
 	if (v->type == NB_V_MISSING) {

@@ -219,6 +219,76 @@ format3_revision() {
 	done
 }
 
+# The throttle masks named by module/uapi/gt_throttle.h: indep_throttle_status
+# on every ASIC, throttle_status on Navi 1x only (its firmware's bits), the
+# RDNA 3 hotspot bit marked; the ASIC is the one pci_device_id makes it.
+throttle_reasons() {
+	setup
+	rev 1.3
+	# QEMU's device is no ASIC gputelemetry knows: the firmware bits stay raw.
+	expect_line "$M" "throttle_status: 0x5 mask"
+	expect_no_key "$M" throttle_reasons
+	# 0x100000002: bits 1 (PPT1) and 32 (TEMP_GPU) of amdgpu_smu.h
+	expect_line "$M" "indep_throttle_reasons: ppt1 temp_gpu"
+	ta_set indep_throttle_status 0
+	expect_line "$M" "indep_throttle_reasons: none"
+	# Bit 63 is named nowhere; bit 36 is marked only on RDNA 3.
+	ta_set indep_throttle_status 0x4000001000800001
+	expect_line "$M" "indep_throttle_reasons: ppt0 apcc temp_hotspot bit62"
+	# A Navi 14: smu11_driver_if_navi10.h's bits, 0 being padding.
+	ta_set pci_device_id 0x7340
+	grep -q "^$DEV .* navi14 " "$GT_ROOT/devices" || fail "pci_device_id 0x7340 not taken for a Navi 14: $(cat "$GT_ROOT/devices")"
+	ta_set throttle_status 0x14006
+	expect_line "$M" "throttle_reasons: temp_edge temp_hotspot ppt0 ppt2"
+	ta_set throttle_status 0x300001
+	expect_line "$M" "throttle_reasons: bit0 apcc bit21"
+	ta_set throttle_status 0
+	expect_line "$M" "throttle_reasons: none"
+	# All ones is amdgpu's "not supported": unavailable, nothing named.
+	ta_set throttle_status 0xffffffff
+	expect_line "$M" "throttle_status: unavailable"
+	expect_no_key "$M" throttle_reasons
+	expect_line "$M" "indep_throttle_reasons: ppt0 apcc temp_hotspot bit62"
+	# 1.0 has no indep mask; Navi 14 wrote it in kernels before 5.15.
+	ta_set throttle_status 0x4000
+	rev 1.0
+	expect_line "$M" "throttle_reasons: ppt0"
+	expect_no_key "$M" indep_throttle_reasons
+	# MI300's and the APUs' firmware bits are not Navi 1x's.
+	for r in 1.4 2.2 3.0; do
+		rev $r
+		expect_no_key "$M" throttle_reasons
+	done
+	rev 2.2
+	expect_line "$M" "indep_throttle_reasons: ppt0 apcc temp_hotspot bit62"
+	# A Navi 31: the hotspot bit reported but marked unreliable.
+	ta_set pci_device_id 0x744c
+	rev 1.3
+	expect_no_key "$M" throttle_reasons
+	expect_line "$M" "indep_throttle_reasons: ppt0 apcc temp_hotspot(unreliable) bit62"
+	ta_set pci_device_id 0
+	expect_line "$M" "indep_throttle_reasons: ppt0 apcc temp_hotspot bit62"
+}
+
+# The energy counter in mJ where its unit is known (1.4, 1.5: 2^-16 J).
+energy() {
+	setup
+	for r in 1.4 1.5; do
+		rev $r
+		expect_line "$M" "energy_accumulator: 5000000000 raw"
+		expect_line "$M" "energy: 76293945 mJ"		# 5e9 * 1000 / 65536
+	done
+	ta_set energy_accumulator 0
+	expect_line "$M" "energy: 0 mJ"
+	# The largest counter the knob takes still fits in mJ.
+	ta_set energy_accumulator 0x7fffffffffffffff
+	expect_line "$M" "energy: 140737488355327999 mJ"
+	for r in 1.0 1.3 2.4; do
+		rev $r
+		expect_no_key "$M" energy
+	done
+}
+
 # Shorter than the layout, or than the header says: reported, not decoded.
 truncated() {
 	setup
@@ -301,11 +371,13 @@ case_run() {
 	ta_reset
 }
 
-ktap_header 8
+ktap_header 10
 case_run format1_revisions "gpu_metrics v1_0..v1_3 decoded (dGPU; Navi 14 is v1_3)"
 case_run format1_mi300_revisions "gpu_metrics v1_4, v1_5 decoded (MI300)"
 case_run format2_revisions "gpu_metrics v2_0..v2_4 decoded (APU), units by revision"
 case_run format3_revision "gpu_metrics v3_0 decoded (SMU 14.0.0 APU)"
+case_run throttle_reasons "throttle masks named: indep on every ASIC, firmware bits on Navi 1x, RDNA 3 hotspot marked"
+case_run energy "energy counter in mJ where its unit is known (1.4, 1.5)"
 case_run truncated "truncated blobs reported short, not decoded"
 case_run unknown_revisions "unknown revisions reported, not decoded"
 case_run unavailable "failing, missing and suspended: unavailable with the reason"

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+/*
+ * navibench processes: which processes use the GPUs, from DRM fdinfo
+ * (devices/fdinfo.c): per process its clients, the busy share of each
+ * engine over the interval, and its VRAM and GTT, as amdgpu_top and nvtop
+ * show them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "devices.h"
+#include "fdinfo.h"
+#include "navibench.h"
+#include "print.h"
+
+static bool opt_watch;
+static unsigned long opt_interval = 1000;
+static long opt_count;
+
+static const struct cli_option processes_opts[] = {
+	CLI_FLAG_OPT("watch", 'w', &opt_watch,
+		     "keep sampling: one record per process and sample (a line, a JSON line, a CSV row)"),
+	CLI_DURATION_OPT("interval", 'i', &opt_interval, 50, 3600000,
+			 "time over which engine use is measured (default 1s)"),
+	CLI_INT_OPT("count", 'n', &opt_count, "N", 1, 100000000,
+		    "stop after N samples (default: 1, or until Ctrl-C with --watch)"),
+	CLI_OPT_END
+};
+
+static const struct cli_spec processes_spec = {
+	.name = "processes",
+	.summary = "Show the processes using the AMD GPUs: per process its DRM clients, each\n"
+		   "engine's busy share over the interval, and its VRAM and GTT, from the DRM\n"
+		   "fdinfo of its open render and card nodes (/proc/PID/fdinfo).",
+	.common = CLI_DEVICE | CLI_FORMAT | CLI_JSON,
+	.options = processes_opts,
+	.epilog = "Every amdgpu device unless --device names one. A client (a DRM file) open\n"
+		  "under several fds or shared by several processes is counted once, for the\n"
+		  "lowest pid. Processes whose fds you may not read (another user's, unless\n"
+		  "root) are counted and said. Engine busy is the client's engine time over the\n"
+		  "interval, and can pass 100% where an engine has several rings.",
+};
+
+/* The engines shown as columns; JSON has the same keys with _percent. */
+static const char *const engines[] = { "gfx", "compute", "dma", "dec", "enc" };
+#define NENGINES (sizeof(engines) / sizeof(engines[0]))
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void sleep_ms(unsigned long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Busy % of p on engine e over wall_ns since before (NULL: not known then). */
+static bool busy(const struct nb_proc *p, const struct nb_proc *before, const char *e,
+		 double wall_ns, double *pct)
+{
+	int64_t now, then;
+
+	if (!before || wall_ns <= 0)
+		return false;
+	/* amdgpu leaves out an engine the client has not used: 0 ns. */
+	now = nb_proc_engine_ns(p, e);
+	then = nb_proc_engine_ns(before, e);
+	now = now < 0 ? 0 : now;
+	then = then < 0 ? 0 : then;
+	/* A client closed in between can make the sum go down: 0, not less. */
+	*pct = now > then ? (now - then) * 100.0 / wall_ns : 0;
+	return true;
+}
+
+static const struct nb_column columns[] = {
+	{ "pid", "PID", true },
+	{ "command", "COMMAND", false },
+	{ "clients", "CLIENTS", true },
+	{ "gfx_percent", "GFX", true },
+	{ "compute_percent", "COMPUTE", true },
+	{ "dma_percent", "DMA", true },
+	{ "dec_percent", "DEC", true },
+	{ "enc_percent", "ENC", true },
+	{ "vram_bytes", "VRAM", true },
+	{ "gtt_bytes", "GTT", true },
+};
+
+/*
+ * The value of column col: a table cell, or in a stream (--watch) a field
+ * of the process's record, under the column's key.
+ */
+static void put(struct nb_print *p, bool table, int col, struct nb_value v)
+{
+	v.key = columns[col].key;
+	v.label = columns[col].title;
+	if (table)
+		nb_cell(p, &v);
+	else
+		nb_value(p, &v);
+}
+
+static struct nb_value bytes_value(bool has, uint64_t v, char *buf, size_t n)
+{
+	if (!has)
+		return (struct nb_value){ .type = NB_V_MISSING, .text = "-" };
+	return (struct nb_value){ .type = NB_V_UINT, .u = v, .unit = "B", .kind = NB_KIND_GAUGE,
+		.text = nb_fmt_bytes(buf, n, v) };
+}
+
+/*
+ * One process: a record, about the --device one when given; a table row,
+ * or in a stream a record of its own (one JSON line, CSV row, text line).
+ */
+static void print_proc(struct nb_print *p, bool table, const struct nb_proc *pr,
+		       const struct nb_proc *b, double wall_ns, const struct nb_print_device *id)
+{
+	char buf[3][32];
+	int col = 0;
+
+	nb_record_begin(p, id);
+	put(p, table, col++, (struct nb_value){ .type = NB_V_INT, .i = pr->pid });
+	put(p, table, col++, pr->comm[0] ? (struct nb_value){ .type = NB_V_STR, .s = pr->comm } :
+	    (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
+	put(p, table, col++, (struct nb_value){ .type = NB_V_INT, .i = pr->nclients });
+	for (size_t e = 0; e < NENGINES; e++) {
+		double pct;
+
+		if (!busy(pr, b, engines[e], wall_ns, &pct)) {
+			put(p, table, col++, (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
+			continue;
+		}
+		snprintf(buf[0], sizeof(buf[0]), "%.0f%%", pct);
+		put(p, table, col++, (struct nb_value){ .type = NB_V_DBL, .d = pct, .prec = 0,
+		    .unit = "%", .kind = NB_KIND_GAUGE, .text = buf[0] });
+	}
+	put(p, table, col++, bytes_value(pr->has_vram, pr->vram, buf[1], sizeof(buf[1])));
+	put(p, table, col++, bytes_value(pr->has_gtt, pr->gtt, buf[2], sizeof(buf[2])));
+	nb_record_end(p);
+}
+
+/* One sample: a table and its counts; in a stream, a record per process. */
+static void print_sample(struct nb_print *p, bool stream, const struct nb_proc_scan *now,
+			 const struct nb_proc_scan *before, double wall_ns,
+			 const struct nb_print_device *id, bool note)
+{
+	if (!stream)
+		nb_table_begin(p, "processes", columns,
+			       (int)(sizeof(columns) / sizeof(columns[0])));
+	for (int i = 0; i < now->nprocs; i++)
+		print_proc(p, !stream, &now->procs[i],
+			   before ? nb_proc_find(before, now->procs[i].pid) : NULL, wall_ns, id);
+	if (!stream) {
+		nb_table_end(p);
+		nb_u64(p, "interval_ms", NULL, (uint64_t)(wall_ns / 1e6 + 0.5), "ms");
+		nb_i64(p, "clients", NULL, now->clients, NULL);
+		nb_i64(p, "unreadable_processes", NULL, now->unreadable, NULL);
+		nb_text(p, "%d process%s, %d client%s", now->nprocs,
+			now->nprocs == 1 ? "" : "es", now->clients, now->clients == 1 ? "" : "s");
+	}
+	if (note && now->unreadable)
+		nb_note(p, "%d process%s not readable (another user's: run as root to see them)",
+			now->unreadable, now->unreadable == 1 ? "" : "es");
+}
+
+/* The --device one: its PCI address and identity (strings in bufs). */
+struct filter {
+	char pci[32], name[128], gfx[32];
+	struct nb_print_device id;
+	bool given;
+};
+
+/* The device --device names, or none for every device; rc on error. */
+static int device_filter(const struct cli_common *cc, struct filter *f)
+{
+	struct nb_devlist l;
+	struct nb_devent *e;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	if (!cc->device_given)
+		return 0;
+	if (nb_devices_scan(&l, 0))
+		return NB_EXIT_FAIL;
+	rc = nb_devices_find(&l, cc->device, "processes", &e);
+	if (!rc && e->dev.kind != NB_DEV_AMDGPU) {
+		fprintf(stderr, "navibench processes: device %d is no amdgpu GPU; "
+			"DRM fdinfo names amdgpu devices only ('navibench list' shows them)\n",
+			e->dev.index);
+		rc = NB_EXIT_NODEV;
+	}
+	if (!rc) {
+		/* The identity outlives the list: its strings copied. */
+		nb_device_print_id(e, &f->id);
+		nb_strcpy(f->pci, sizeof(f->pci), e->dev.pci);
+		nb_strcpy(f->name, sizeof(f->name), f->id.name ? f->id.name : "");
+		nb_strcpy(f->gfx, sizeof(f->gfx), f->id.gfx_target ? f->id.gfx_target : "");
+		f->id.pci_address = f->pci;
+		f->id.name = f->name;
+		f->id.gfx_target = f->gfx[0] ? f->gfx : NULL;
+		f->id.asic = NULL;
+		f->given = true;
+	}
+	nb_devices_free(&l);
+	return rc;
+}
+
+int cmd_processes(int argc, char **argv)
+{
+	struct nb_proc_scan before, now;
+	struct cli_common cc;
+	struct nb_print *p;
+	struct filter f;
+	const char *pci;
+	double t0, t1;
+	long samples;
+	int rc = cli_parse(&processes_spec, argc, argv, &cc);
+
+	if (rc != CLI_CONTINUE)
+		return rc;
+	rc = device_filter(&cc, &f);
+	if (rc)
+		return rc;
+	pci = f.given ? f.pci : NULL;
+	t0 = now_ns();
+	rc = nb_proc_scan(pci, &before);
+	if (rc) {
+		fprintf(stderr, "navibench processes: cannot read /proc: %s\n", strerror(-rc));
+		return NB_EXIT_FAIL;
+	}
+	p = nb_print_open(cc.format, cc.json_path, "processes");
+	samples = opt_count ? opt_count : opt_watch ? -1 : 1;
+	if (samples != 1)
+		nb_print_stream(p);
+	for (long s = 0; samples < 0 || s < samples; s++) {
+		sleep_ms(opt_interval);
+		t1 = now_ns();
+		rc = nb_proc_scan(pci, &now);
+		if (rc) {
+			fprintf(stderr, "navibench processes: cannot read /proc: %s\n", strerror(-rc));
+			rc = NB_EXIT_FAIL;
+			break;
+		}
+		print_sample(p, samples != 1, &now, &before, t1 - t0, f.given ? &f.id : NULL,
+			     s == 0);
+		nb_proc_scan_free(&before);
+		before = now;
+		t0 = t1;
+		if (samples != 1)
+			nb_print_flush(p);
+	}
+	nb_proc_scan_free(&before);
+	if (rc) {
+		nb_print_discard(p);
+		return rc;
+	}
+	return nb_print_close(p);
+}
