@@ -26,4 +26,29 @@
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
 
+/*
+ * ---- Host-side names of the plugin (hip/plugin.cpp): devices, streams,
+ * memory. Kept apart from the kernels' names above. ----
+ */
+#define hipDeviceProp_t cudaDeviceProp
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipDeviceGetAttribute cudaDeviceGetAttribute
+#define hipDeviceAttributeClockRate cudaDevAttrClockRate
+#define hipDeviceAttributeMemoryClockRate cudaDevAttrMemoryClockRate
+#define hipRuntimeGetVersion cudaRuntimeGetVersion
+#define hipDriverGetVersion cudaDriverGetVersion
+#define hipSetDevice cudaSetDevice
+#define hipStreamCreateWithFlags cudaStreamCreateWithFlags
+#define hipStreamNonBlocking cudaStreamNonBlocking
+#define hipStreamDestroy cudaStreamDestroy
+#define hipMalloc cudaMalloc
+#define hipFree cudaFree
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipErrorNoDevice cudaErrorNoDevice
+#define hipErrorInsufficientDriver cudaErrorInsufficientDriver
+#define hipErrorNoBinaryForGpu cudaErrorNoKernelImageForDevice
+
 #endif /* NBK_CUDA_COMPAT_H */
