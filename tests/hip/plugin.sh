@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+#!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
 # The GPU plugin as navibench loads it: built, what it exports and imports,
@@ -8,7 +8,7 @@
 # where nvcc exists.
 #
 # Sourced by tests/hip/run (TAP functions, $TOP and $tmp set), or run
-# alone: bash tests/hip/plugin.sh
+# alone: tests/hip/plugin.sh
 
 plugin_sh_alone=
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
@@ -45,7 +45,7 @@ probe_run() {
 	env "${envs[@]}" "$probe" "$@" >"$out" 2>"$out.err"
 }
 
-check_cmd "plugin: make -C hip hip" make -s -C "$TOP/hip" hip
+check_cmd "plugin: make -C hip plugin-hip" make -s -C "$TOP/hip" plugin-hip
 # the inner shell expands its arguments
 # shellcheck disable=SC2016
 check_cmd "plugin: the probe and the fake runtime build" bash -c '
@@ -141,9 +141,9 @@ check "plugin: fake runtime: each failing operation says why once on stderr; the
 # ---- the CUDA plugin ----
 # where hip/Makefile looks for it
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
-	skipped "plugin: make -C hip cuda" "no nvcc"
+	skipped "plugin: make -C hip plugin-cuda" "no nvcc"
 else
-	check_cmd "plugin: make -C hip cuda" make -s -C "$TOP/hip" cuda
+	check_cmd "plugin: make -C hip plugin-cuda" make -s -C "$TOP/hip" plugin-cuda
 	exports=$(nm -D --defined-only "$cuda_plugin" 2>&1 | awk '{ print $NF }')
 	[ "$exports" = navibench_plugin ]
 	check "plugin: the CUDA plugin exports navibench_plugin and nothing else" "$exports"
