@@ -7,7 +7,8 @@
 #                                AMD target in OFFLOAD_ARCH
 #   make -C hip kernels-cuda     build/nbk_cuda.o with nvcc (CUDA_ARCH), where
 #                                nvcc exists
-#   make -C hip nbk-flags        the hipcc flags, for scripts/hip-resources
+#   make -C hip nbk-flags        the hipcc flags and
+#   make -C hip nbk-targets      the AMD targets, for scripts/hip-resources
 #
 # Debian 12's ROCm 5.2 builds these targets; gfx1100 lacks its device
 # library there, gfx942, gfx1150 and gfx1200 need a newer ROCm (README.md).
@@ -29,7 +30,7 @@ NBK_NVFLAGS := -std=c++17 -O3 -g -Xcompiler -fPIC,-Wall,-Wextra $(NBK_TUNE) \
 	-gencode arch=compute_$(lastword $(CUDA_ARCH:sm_%=%)),code=compute_$(lastword $(CUDA_ARCH:sm_%=%))
 NBK_SRC := nbk.cpp nbk.h $(wildcard kernels/*)
 
-.PHONY: kernels kernels-cuda nbk-flags
+.PHONY: kernels kernels-cuda nbk-flags nbk-targets
 kernels: $(B)/nbk.o
 kernels-cuda: $(B)/nbk_cuda.o
 
@@ -45,3 +46,6 @@ $(B)/nbk_cuda.o: $(NBK_SRC) cuda_compat.h
 
 nbk-flags:
 	@echo $(NBK_HIPFLAGS)
+
+nbk-targets:
+	@echo $(OFFLOAD_ARCH)
