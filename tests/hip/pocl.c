@@ -7,7 +7,11 @@
  * triad; and a mutation check: the step kernel with its read-after-write
  * barrier removed must fail validation. TAP lines on stdout.
  *
- *   pocl KERNEL_DIR
+ *   pocl KERNEL_DIR [BUILD_OPTIONS]
+ *
+ * BUILD_OPTIONS: tile parameters other than nbk_layout.h's defaults
+ * (-DNBK_STEP_FB=16 ...), the same as this program was compiled with, since
+ * its launch geometry comes from the same macros.
  *
  * The kernel source is the HIP source itself, compiled as OpenCL C 1.2 by
  * PoCL's clang, with hip/kernels/nbk_dev.h mapping HIP's spelling. Device
@@ -125,10 +129,11 @@ static int replace(char **s, const char *from, const char *to)
  * Builds the kernels; with drop_raw, the step kernel's read-after-write
  * barrier is removed first (it must be there exactly once).
  */
-static cl_program build(const char *dir, int drop_raw, double *secs)
+static cl_program build(const char *dir, const char *tune, int drop_raw,
+		   double *secs)
 {
 	static const char *const files[] = { "convlstm.hip", "heads.hip", "micro.hip" };
-	char *src[3], path[4096], opts[4200], log[16384];
+	char *src[3], path[4096], opts[8400], log[16384];
 	cl_program prog;
 	cl_int e;
 
@@ -150,7 +155,7 @@ static cl_program build(const char *dir, int drop_raw, double *secs)
 	prog = clCreateProgramWithSource(ctx, 3, (const char **)src, NULL, &e);
 	if (e != CL_SUCCESS)
 		die("clCreateProgramWithSource", e);
-	snprintf(opts, sizeof(opts), "-cl-std=CL1.2 -Werror -I%s", dir);
+	snprintf(opts, sizeof(opts), "-cl-std=CL1.2 -Werror -I%s %s", dir, tune);
 	e = clBuildProgram(prog, 1, &dev, opts, NULL, NULL);
 	*secs = now() - t0;
 	if (e != CL_SUCCESS) {
@@ -635,10 +640,12 @@ int main(int argc, char **argv)
 	double secs, t0 = now();
 	char name[256];
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s KERNEL_DIR (hip/kernels)\n", argv[0]);
+	if (argc < 2 || argc > 3 || strlen(argv[1]) > 4000 ||
+	    (argc == 3 && strlen(argv[2]) > 4000)) {
+		fprintf(stderr, "usage: %s KERNEL_DIR [BUILD_OPTIONS] (hip/kernels \"-DNBK_STEP_FB=16\")\n", argv[0]);
 		return 2;
 	}
+	const char *tune = argc == 3 ? argv[2] : "";
 	if (clGetPlatformIDs(1, &plat, NULL) != CL_SUCCESS) {
 		fprintf(stderr, "pocl: no OpenCL platform: install pocl-opencl-icd (scripts/install-deps)\n");
 		return 1;
@@ -652,9 +659,11 @@ int main(int argc, char **argv)
 	if (e)
 		die("clCreateCommandQueueWithProperties", e);
 
-	cl_program prog = build(argv[1], 0, &secs);
+	cl_program prog = build(argv[1], tune, 0, &secs);
 
-	printf("# OpenCL device: %s; kernels built as OpenCL C in %.2f s\n", name, secs);
+	printf("# OpenCL device: %s; kernels built as OpenCL C in %.2f s; step tile %dx%d pixels (%d per thread) x %d filters, %d channels per stage, %d threads\n",
+	       name, secs, NBK_STEP_TH, NBK_STEP_TW, NBK_STEP_PX, NBK_STEP_FB,
+	       NBK_STEP_KC, NBK_STEP_THREADS);
 	kernels(prog);
 	test_cells();
 	test_forward();
@@ -664,7 +673,7 @@ int main(int argc, char **argv)
 	clReleaseProgram(prog);
 
 	/* the mutation: without its read-after-write barrier the step must fail */
-	prog = build(argv[1], 1, &secs);
+	prog = build(argv[1], tune, 1, &secs);
 	kernels(prog);
 	struct cell_case cc = { 3, 9, 13, 3, 5, 1 };
 	double err;
