@@ -4,8 +4,8 @@
  * validates them against the engine's reference (user/engine/ref.c): the
  * ConvLSTM step at odd shapes, whole forward passes of both models chained
  * per layer and per time step as the plugin chains them, fp32-peak and the
- * triad; and a mutation check: the step kernel with its read-after-write
- * barrier removed must fail validation. TAP lines on stdout.
+ * triad; and mutations: each kernel with its read-after-write barrier
+ * removed must fail validation. TAP lines on stdout.
  *
  *   pocl KERNEL_DIR [BUILD_OPTIONS]
  *
@@ -104,35 +104,43 @@ static char *slurp(const char *path)
 	return s;
 }
 
-/* Replaces every occurrence of from by to in s; returns the count. */
-static int replace(char **s, const char *from, const char *to)
+/*
+ * A mutation: one barrier removed from the source text, which a check
+ * must then notice. The barrier is found by the comment that follows it.
+ */
+struct mutation {
+	int file;		/* index in files[] */
+	const char *comment;	/* "read-after-write" */
+	int nth;		/* its occurrence in that file, from 1 */
+	const char *what;
+	int (*check)(double *err);	/* 1: valid */
+};
+
+static const char *const files[] = { "convlstm.hip", "heads.hip", "micro.hip" };
+
+static void mutate(char **src, const struct mutation *m)
 {
-	int n = 0;
-	size_t lf = strlen(from), lt = strlen(to);
-	char *p;
+	char needle[128];
+	char *p = src[m->file];
 
-	while ((p = strstr(*s, from))) {
-		size_t off = p - *s, len = strlen(*s);
-		char *t = malloc(len - lf + lt + 1);
-
-		memcpy(t, *s, off);
-		memcpy(t + off, to, lt);
-		strcpy(t + off + lt, p + lf);
-		free(*s);
-		*s = t;
-		n++;
+	snprintf(needle, sizeof(needle), "__syncthreads();\t/* %s", m->comment);
+	for (int i = 0; p && i < m->nth; i++)
+		p = strstr(i ? p + 1 : p, needle);
+	if (!p) {
+		fprintf(stderr, "pocl: no barrier %d before \"/* %s\" in %s\n",
+			m->nth, m->comment, files[m->file]);
+		exit(1);
 	}
-	return n;
+	size_t n = strlen("__syncthreads();");
+
+	memset(p, ' ', n - 1);	/* the same length: line numbers stay */
+	p[n - 1] = ';';
 }
 
-/*
- * Builds the kernels; with drop_raw, the step kernel's read-after-write
- * barrier is removed first (it must be there exactly once).
- */
-static cl_program build(const char *dir, const char *tune, int drop_raw,
-		   double *secs)
+/* Builds the kernels, with mutation m when it is not NULL. */
+static cl_program build(const char *dir, const char *tune,
+			const struct mutation *m, double *secs)
 {
-	static const char *const files[] = { "convlstm.hip", "heads.hip", "micro.hip" };
 	char *src[3], path[4096], opts[8400], log[16384];
 	cl_program prog;
 	cl_int e;
@@ -141,15 +149,8 @@ static cl_program build(const char *dir, const char *tune, int drop_raw,
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		src[i] = slurp(path);
 	}
-	if (drop_raw) {
-		int n = replace(&src[0], "__syncthreads();\t/* read-after-write",
-				";\t/* removed: read-after-write");
-
-		if (n != 1) {
-			fprintf(stderr, "pocl: %d read-after-write barriers in convlstm.hip, expected 1\n", n);
-			exit(1);
-		}
-	}
+	if (m)
+		mutate(src, m);
 	double t0 = now();
 
 	prog = clCreateProgramWithSource(ctx, 3, (const char **)src, NULL, &e);
@@ -495,10 +496,11 @@ struct fwd_case {
 	int batch, frames;
 };
 
-static void test_model(const struct fwd_case *fc)
+/* A forward pass against nb_ref_forward; *m is the model that ran. */
+static int model_check(const struct fwd_case *fc, struct nb_model *mp,
+		       double *err)
 {
 	struct nb_model m;
-	double t0 = now();
 
 	if (fc->model) {
 		m = *nb_model_find(fc->model);
@@ -545,15 +547,26 @@ static void test_model(const struct fwd_case *fc)
 	forward(w, in, fc->batch, fc->frames, out);
 	nb_ref_forward(w, in, fc->batch, fc->frames, ref);
 	compare(&cm, out, ref, nout);
-	tap(cm.bad == 0, "forward %s: %d layers of %d..%d filters, %dx%d, batch %d x %d frames, %s head: within 1e-4 + 1e-3 |ref| (max |d| %.1e, %.2f s)",
-	    fc->model ? fc->model : "test model", m.layers, m.filters[0],
-	    m.filters[m.layers - 1], m.height, m.width, fc->batch,
-	    fc->frames, m.head == NB_HEAD_CONV3D ? "Conv3D" : "Conv2D",
-	    cm.max_abs, now() - t0);
+	*err = cm.max_abs;
+	*mp = m;
 	clSVMFree(ctx, in);
 	clSVMFree(ctx, out);
 	free(ref);
 	nb_weights_free(w);
+	return cm.bad == 0;
+}
+
+static void test_model(const struct fwd_case *fc)
+{
+	struct nb_model m;
+	double err, t0 = now();
+	int pass = model_check(fc, &m, &err);
+
+	tap(pass, "forward %s: %d layers of %d..%d filters, %dx%d, batch %d x %d frames, %s head: within 1e-4 + 1e-3 |ref| (max |d| %.1e, %.2f s)",
+	    fc->model ? fc->model : "test model", m.layers, m.filters[0],
+	    m.filters[m.layers - 1], m.height, m.width, fc->batch,
+	    fc->frames, m.head == NB_HEAD_CONV3D ? "Conv3D" : "Conv2D",
+	    err, now() - t0);
 }
 
 static void test_forward(void)
@@ -564,7 +577,7 @@ static void test_forward(void)
 		{ "convlstm-color", 10, 9, 0, 0, 0, 0, 0, 3, 2 },
 		{ "convlstm-color", 12, 16, 0, 0, 0, 0, 0, 1, 3 },
 		{ NULL, 7, 10, 2, 3, 6, 1, 0, 3, 4 },	/* Conv3D, 6 channels */
-		{ NULL, 9, 7, 2, 5, 7, 3, 1, 3, 3 },	/* Conv2D, 7 channels: 8 + ... */
+		{ NULL, 9, 7, 2, 5, 7, 3, 1, 3, 3 },	/* Conv2D, 7 channels: a partial stage */
 		{ NULL, 6, 5, 2, 4, 11, 5, 1, 1, 2 },	/* Conv2D, 5 outputs */
 	};
 
@@ -633,6 +646,62 @@ static void release(void)
 	clReleaseKernel(k_triad);
 }
 
+static int mut_step(double *err)
+{
+	/* 3 + 2 K stages: a stage follows a stage */
+	const struct cell_case cc = { 2, 16, 16, 13, 17, 1 };
+
+	return cell_check(&cc, err);
+}
+
+static int mut_mono(double *err)
+{
+	/* 40 channels: 2 stages of the Conv3D head */
+	const struct fwd_case fc = { "convlstm-mono", 8, 8, 0, 0, 0, 0, 0, 1, 2 };
+	struct nb_model m;
+
+	return model_check(&fc, &m, err);
+}
+
+static int mut_color(double *err)
+{
+	/* 40 channels: 5 stages of the Conv2D head */
+	const struct fwd_case fc = { "convlstm-color", 10, 9, 0, 0, 0, 0, 0, 3, 2 };
+	struct nb_model m;
+
+	return model_check(&fc, &m, err);
+}
+
+/*
+ * Each read-after-write barrier removed in turn: the check that covers it
+ * must fail. Not the write-after-read ones: PoCL separates the iterations
+ * of a loop that holds a barrier as if by barriers of its own, so removing
+ * one changes nothing here (measured: all three pass); only a GPU, or an
+ * executor that runs work-items concurrently, shows them missing.
+ */
+static void test_mutations(const char *dir, const char *tune)
+{
+	static const struct mutation muts[] = {
+		{ 0, "read-after-write", 1, "the step kernel", mut_step },
+		{ 1, "read-after-write", 1, "the Conv3D head", mut_mono },
+		{ 1, "read-after-write", 2, "the Conv2D head", mut_color },
+	};
+
+	for (size_t i = 0; i < sizeof(muts) / sizeof(muts[0]); i++) {
+		const struct mutation *m = &muts[i];
+		double secs, err;
+		cl_program prog = build(dir, tune, m, &secs);
+
+		kernels(prog);
+		int pass = m->check(&err);
+
+		tap(!pass, "%s without its %s barrier fails validation (max |d| %.1e)",
+		    m->what, m->comment, err);
+		release();
+		clReleaseProgram(prog);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	cl_platform_id plat;
@@ -659,7 +728,7 @@ int main(int argc, char **argv)
 	if (e)
 		die("clCreateCommandQueueWithProperties", e);
 
-	cl_program prog = build(argv[1], tune, 0, &secs);
+	cl_program prog = build(argv[1], tune, NULL, &secs);
 
 	printf("# OpenCL device: %s; kernels built as OpenCL C in %.2f s; step tile %dx%d pixels (%d per thread) x %d filters, %d channels per stage, %d threads\n",
 	       name, secs, NBK_STEP_TH, NBK_STEP_TW, NBK_STEP_PX, NBK_STEP_FB,
@@ -672,16 +741,7 @@ int main(int argc, char **argv)
 	release();
 	clReleaseProgram(prog);
 
-	/* the mutation: without its read-after-write barrier the step must fail */
-	prog = build(argv[1], tune, 1, &secs);
-	kernels(prog);
-	struct cell_case cc = { 3, 9, 13, 3, 5, 1 };
-	double err;
-	int pass = cell_check(&cc, &err);
-
-	tap(!pass, "the step kernel without its read-after-write barrier fails validation (max |d| %.1e)", err);
-	release();
-	clReleaseProgram(prog);
+	test_mutations(argv[1], tune);
 	clReleaseCommandQueue(queue);
 	clReleaseContext(ctx);
 	printf("# %d tests, %d failed, %.1f s\n", tests, failed, now() - t0);
