@@ -25,7 +25,9 @@ CUDA_ARCH ?= sm_80 sm_90
 # NBK_TUNE="-DNBK_STEP_FB=16" (hip/README.md)
 NBK_TUNE ?=
 NBK_HIPFLAGS := -std=c++17 -O3 -g -fPIC -Wall -Wextra -Werror $(NBK_TUNE)
+# ptxas: a spill or any local (stack) memory is an error, as on AMD
 NBK_NVFLAGS := -std=c++17 -O3 -g -Xcompiler -fPIC,-Wall,-Wextra $(NBK_TUNE) \
+	-Xptxas --warn-on-spills,--warn-on-local-memory-usage,-Werror \
 	$(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
 	-gencode arch=compute_$(lastword $(CUDA_ARCH:sm_%=%)),code=compute_$(lastword $(CUDA_ARCH:sm_%=%))
 NBK_SRC := nbk.cpp nbk.h $(wildcard kernels/*)

@@ -3,7 +3,7 @@
  * The launch wrappers of hip/nbk.h. One translation unit with the kernels
  * (a kernel is launched from the unit that defines it, without -fgpu-rdc):
  * built by hipcc for the AMD targets (one fat object) and by nvcc -x cu for
- * NVIDIA through cuda_compat.h. Every runtime call goes through NBK_CALL,
+ * NVIDIA through cuda_compat.h. Every runtime call is checked (NBK_FAILED),
  * every launch is followed by NBK_LAUNCHED (hipGetLastError): a failure
  * leaves file, line, call and the runtime's error string in nbk_error().
  */
@@ -49,16 +49,13 @@ static int nbk_check(hipError_t e, const char *call, const char *file,
 			hipGetErrorString(e));
 }
 
-#define NBK_CALL(call) \
-	do { \
-		if (nbk_check((call), #call, __FILE__, __LINE__)) \
-			return -1; \
-	} while (0)
+/* non-zero (nbk_error() set) when call failed */
+#define NBK_FAILED_AS(call, what) nbk_check((call), what, __FILE__, __LINE__)
+#define NBK_FAILED(call) NBK_FAILED_AS(call, #call)
+/* after every launch: a bad configuration or a missing code object */
 #define NBK_LAUNCHED(kernel) \
-	NBK_CALL_NAMED(hipGetLastError(), "launch of " #kernel)
-#define NBK_CALL_NAMED(call, name) \
 	do { \
-		if (nbk_check((call), name, __FILE__, __LINE__)) \
+		if (NBK_FAILED_AS(hipGetLastError(), "launch of " #kernel)) \
 			return -1; \
 	} while (0)
 #define NBK_BAD(...) nbk_fail(__FILE__, __LINE__, __VA_ARGS__)
@@ -172,28 +169,21 @@ int nbk_triad(nbk_stream s, float *a, const float *b, const float *c,
 
 int nbk_time_ms(nbk_stream s, int (*fn)(void *arg), void *arg, float *ms)
 {
-	hipEvent_t ev[2];
+	hipStream_t st = (hipStream_t)s;
+	hipEvent_t ev0 = NULL, ev1 = NULL;
 	int rc = -1;
 
-	NBK_CALL(hipEventCreate(&ev[0]));
-	if (nbk_check(hipEventCreate(&ev[1]), "hipEventCreate(&ev[1])",
-		      __FILE__, __LINE__)) {
-		(void)hipEventDestroy(ev[0]);
-		return -1;
-	}
-	if (!nbk_check(hipEventRecord(ev[0], (hipStream_t)s),
-		       "hipEventRecord(ev[0], s)", __FILE__, __LINE__) &&
-	    !fn(arg) &&
-	    !nbk_check(hipEventRecord(ev[1], (hipStream_t)s),
-		       "hipEventRecord(ev[1], s)", __FILE__, __LINE__) &&
-	    !nbk_check(hipEventSynchronize(ev[1]), "hipEventSynchronize(ev[1])",
-		       __FILE__, __LINE__) &&
-	    !nbk_check(hipEventElapsedTime(ms, ev[0], ev[1]),
-		       "hipEventElapsedTime(ms, ev[0], ev[1])", __FILE__,
-		       __LINE__))
+	if (!NBK_FAILED(hipEventCreate(&ev0)) &&
+	    !NBK_FAILED(hipEventCreate(&ev1)) &&
+	    !NBK_FAILED(hipEventRecord(ev0, st)) && !fn(arg) &&
+	    !NBK_FAILED(hipEventRecord(ev1, st)) &&
+	    !NBK_FAILED(hipEventSynchronize(ev1)) &&
+	    !NBK_FAILED(hipEventElapsedTime(ms, ev0, ev1)))
 		rc = 0;
-	/* keep the first error: destroying after a failure may fail too */
-	(void)hipEventDestroy(ev[0]);
-	(void)hipEventDestroy(ev[1]);
+	/* the first error is the one reported: these may fail after it */
+	if (ev0)
+		(void)hipEventDestroy(ev0);
+	if (ev1)
+		(void)hipEventDestroy(ev1);
 	return rc;
 }

@@ -29,7 +29,7 @@ const char *nbk_error(void);
 
 /*
  * A ConvLSTM layer's weights, packed once on the host into the layout the
- * step kernel reads (see kernels/convlstm.hip): nbk_cell_pack() writes
+ * step kernel reads (kernels/nbk_layout.h): nbk_cell_pack() writes
  * nbk_cell_packed_count() floats.
  */
 size_t nbk_cell_packed_count(int cin, int filters);

@@ -31,11 +31,15 @@
  *   the weight reads are 8 consecutive 16-byte vectors (all 32 banks, no
  *   conflict) and the halo reads 4 addresses, each broadcast to 8 lanes;
  *   the epilogue's stores of one pixel are 8 consecutive floats.
- * - Halo tile rows have an odd pitch (11 floats for 10 values): the pixel
- *   groups of a wave sit at row * 11 + {0, 4}, on distinct banks for wave32
- *   and wave64 (an even pitch of 10 puts row 0 and row 6 + 4 on one bank).
- * - K stage: 8 channels (KC): 8 x 10 x 11 halo + 9 x 8 x 32 weights =
- *   12.7 KiB of LDS per block, so LDS allows 5 blocks (20 wave32s) per
+ * - The halo tile is not padded (rows of 10 floats, channels of 100), and
+ *   is conflict-free as it is: a wave32's staging writes (8 channels x 4
+ *   pixels of a row, at c * 100 + x) fall on banks 4c + x, all 32 distinct;
+ *   its reads (4 pixel groups at row * 10 + {0, 4}; 8 for wave64) on
+ *   distinct banks too. The usual padding to an odd pitch (11) would make
+ *   the writes collide: c * 110 + x puts channel 7 and channel 0 + 2
+ *   pixels on bank 2.
+ * - K stage: 8 channels (KC): 8 x 10 x 10 halo + 9 x 8 x 32 weights =
+ *   12.1 KiB of LDS per block, so LDS allows 5 blocks (20 wave32s) per
  *   64 KiB; the 16 accumulators keep VGPRs low enough for that too.
  *   A 1-channel input (the mono model's first layer) stages only 1 channel.
  * - Barriers: one after staging (read-after-write: every thread reads what

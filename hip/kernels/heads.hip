@@ -20,10 +20,10 @@ NBK_INLINE float nbk_sigmoid(float x)
 
 /* in (B, T, H, W, C), kernel (3, 3, 3, C, 1), out (B, T, H, W) */
 __global__ void nbk_conv3d_head_kernel(const NBK_G float *__restrict__ in,
-				const NBK_G float *__restrict__ wts,
-				const NBK_G float *__restrict__ bias,
-				NBK_G float *__restrict__ out, int batch,
-				int frames, int height, int width, int C)
+				       const NBK_G float *__restrict__ wts,
+				       const NBK_G float *__restrict__ bias,
+				       NBK_G float *__restrict__ out, int batch,
+				       int frames, int height, int width, int C)
 {
 	__shared__ float wk[27 * NBK_HEAD3D_CC];
 	const long n = (long)batch * frames * height * width;
@@ -61,10 +61,10 @@ __global__ void nbk_conv3d_head_kernel(const NBK_G float *__restrict__ in,
 
 /* in (B, H, W, C), kernel (3, 3, C, O), out (B, H, W, O); O <= 64 */
 __global__ void nbk_conv2d_head_kernel(const NBK_G float *__restrict__ in,
-				const NBK_G float *__restrict__ wts,
-				const NBK_G float *__restrict__ bias,
-				NBK_G float *__restrict__ out, int batch,
-				int height, int width, int C, int O)
+				       const NBK_G float *__restrict__ wts,
+				       const NBK_G float *__restrict__ bias,
+				       NBK_G float *__restrict__ out, int batch,
+				       int height, int width, int C, int O)
 {
 	__shared__ float wk[9 * NBK_HEAD2D_CC * NBK_HEAD2D_MAX_OUT];
 	const long n = (long)batch * height * width * O;

@@ -15,7 +15,7 @@
  * differ (a miscomputed FMA).
  */
 __global__ void nbk_fma_peak_kernel(NBK_G float *__restrict__ out, long iters,
-			     float m, float k, float start_step)
+				    float m, float k, float start_step)
 {
 	float a[NBK_PEAK_CHAINS];
 	int same = 1;
@@ -23,7 +23,16 @@ __global__ void nbk_fma_peak_kernel(NBK_G float *__restrict__ out, long iters,
 #pragma unroll
 	for (int j = 0; j < NBK_PEAK_CHAINS; j++)
 		a[j] = fmaf((float)j, start_step, 1.0f);
-	for (long i = 0; i < iters; i++)
+	long i = 0;
+
+	/* 4 iterations per trip: 32 FMAs per 3 loop instructions */
+	for (; i + 4 <= iters; i += 4)
+#pragma unroll
+		for (int u = 0; u < 4; u++)
+#pragma unroll
+			for (int j = 0; j < NBK_PEAK_CHAINS; j++)
+				a[j] = fmaf(a[j], m, k);
+	for (; i < iters; i++)
 #pragma unroll
 		for (int j = 0; j < NBK_PEAK_CHAINS; j++)
 			a[j] = fmaf(a[j], m, k);
@@ -35,8 +44,8 @@ __global__ void nbk_fma_peak_kernel(NBK_G float *__restrict__ out, long iters,
 
 /* a[i] = b[i] + s c[i]: grid-stride, consecutive lanes on consecutive floats */
 __global__ void nbk_triad_kernel(NBK_G float *__restrict__ a,
-			  const NBK_G float *__restrict__ b,
-			  const NBK_G float *__restrict__ c, float s, long n)
+				 const NBK_G float *__restrict__ b,
+				 const NBK_G float *__restrict__ c, float s, long n)
 {
 	const long stride = (long)gridDim.x * blockDim.x;
 

@@ -7,6 +7,7 @@
  *   hipcc (AMD targets)      hip/hip_runtime.h, nothing to map
  *   nvcc (NVIDIA)            hip/cuda_compat.h (included by hip/nbk.cpp)
  *   OpenCL C (PoCL, tests)   the OpenCL built-ins below
+ *   C, NBK_FIBERS (tests)    tests/hip/fibers.c's fibers, below
  *
  * What the kernels must therefore keep to (OpenCL C 1.2): no references,
  * templates or classes; __shared__ arrays declared at the outermost scope
@@ -51,6 +52,37 @@
 #define expf exp
 #define fminf fmin
 #define fmaxf fmax
+#define NBK_NAN NAN
+
+#elif defined(NBK_FIBERS)
+
+/*
+ * tests/hip/fibers.c: the kernels as plain C on the host, one fiber per
+ * GPU thread, a block at a time (so a __shared__ array is one static
+ * copy), switching fibers at __syncthreads().
+ */
+struct nbk_dim3 {
+	unsigned int x, y, z;
+};
+typedef struct {
+	float x, y, z, w;
+} float4;
+extern struct nbk_dim3 threadIdx, blockIdx, blockDim, gridDim;
+void nbk_fiber_barrier(void);
+#define __global__
+#define __device__
+#define __shared__ static
+#define __syncthreads() nbk_fiber_barrier()
+#define NBK_G
+#define NBK_L
+#define NBK_INLINE static inline
+static inline float4 nbk_f4(const float *p)
+{
+	float4 v = { p[0], p[1], p[2], p[3] };
+
+	return v;
+}
+#define NBK_LDS_F4(p) nbk_f4(p)
 #define NBK_NAN NAN
 
 #else /* HIP or CUDA */

@@ -30,10 +30,12 @@
 #ifndef NBK_STEP_KC
 #define NBK_STEP_KC 8		/* input channels per LDS stage (GEMM K / 9) */
 #endif
-/* halo tile: one pixel of "same" padding each side; odd row pitch (below) */
+/* halo tile: one pixel of "same" padding each side */
 #define NBK_STEP_HH (NBK_STEP_TH + 2)
 #define NBK_STEP_HW (NBK_STEP_TW + 2)
-#define NBK_STEP_HP (NBK_STEP_HW | 1)
+#ifndef NBK_STEP_HP
+#define NBK_STEP_HP NBK_STEP_HW	/* row pitch: unpadded (convlstm.hip says why) */
+#endif
 #define NBK_STEP_GROUPS (NBK_STEP_TH * NBK_STEP_TW / NBK_STEP_PX)
 #define NBK_STEP_THREADS (NBK_STEP_GROUPS * NBK_STEP_FB)
 

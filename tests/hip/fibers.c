@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runs the kernels of hip/kernels/ on the CPU as plain C, one fiber
+ * (ucontext) per GPU thread, and validates them against the engine's
+ * reference with the checks of tests/hip/cases.h. A block runs at a time;
+ * its fibers run in turn, each up to its next __syncthreads(), so every
+ * thread runs ahead of all the later ones as far as the barriers allow:
+ * a missing read-after-write barrier shows (a thread reads what the later
+ * ones have not written yet), and so does a missing write-after-read one
+ * (a thread overwrites what the later ones have not read yet), which PoCL
+ * does not show. Deterministic: the same order every run. Also checks
+ * that every thread of a block reaches the same barriers.
+ *
+ *   fibers                  every check, TAP lines on stdout
+ *   fibers step|mono|color  one check (for a mutated kernel source):
+ *                           prints "valid" or "invalid" and the max error
+ */
+#include <ucontext.h>
+
+#include "cases.h"
+#include "kernels/convlstm.hip"
+#include "kernels/heads.hip"
+
+#define MAX_THREADS 1024
+#define STACK_BYTES (64 * 1024)
+
+struct nbk_dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+static ucontext_t sched, fib[MAX_THREADS];
+static char *stacks;
+static int nthreads, cur, done[MAX_THREADS];
+static long barriers[MAX_THREADS];
+static void (*body)(void);	/* the kernel, with the launch's arguments */
+
+void nbk_fiber_barrier(void)
+{
+	barriers[cur]++;
+	swapcontext(&fib[cur], &sched);
+}
+
+static void entry(void)
+{
+	body();
+	done[cur] = 1;	/* then uc_link: back to the scheduler */
+}
+
+/* After a round every live fiber must wait at the same barrier. */
+static void check_uniform(void)
+{
+	int live = -1;
+
+	for (int t = 0; t < nthreads; t++) {
+		int bad = live >= 0 && (done[t] != done[live] ||
+					barriers[t] != barriers[live]);
+
+		if (bad) {
+			fprintf(stderr, "fibers: block (%u, %u, %u): threads %d and %d are at different barriers (%ld%s, %ld%s)\n",
+				blockIdx.x, blockIdx.y, blockIdx.z, live, t,
+				barriers[live], done[live] ? ", returned" : "",
+				barriers[t], done[t] ? ", returned" : "");
+			exit(1);
+		}
+		live = t;
+	}
+}
+
+static void run_block(void)
+{
+	for (int t = 0; t < nthreads; t++) {
+		getcontext(&fib[t]);
+		fib[t].uc_stack.ss_sp = stacks + (size_t)t * STACK_BYTES;
+		fib[t].uc_stack.ss_size = STACK_BYTES;
+		fib[t].uc_link = &sched;
+		makecontext(&fib[t], entry, 0);
+		done[t] = 0;
+		barriers[t] = 0;
+	}
+	/* a round: each fiber in turn up to its next barrier, or its end */
+	do {
+		for (int t = 0; t < nthreads; t++) {
+			cur = t;
+			threadIdx.x = t;
+			swapcontext(&sched, &fib[t]);
+		}
+		check_uniform();
+	} while (!done[0]);
+}
+
+static void launch(struct nbk_geom g, void (*fn)(void))
+{
+	if (g.block > MAX_THREADS)
+		abort();
+	body = fn;
+	gridDim = (struct nbk_dim3){ g.grid[0], g.grid[1], g.grid[2] };
+	blockDim = (struct nbk_dim3){ g.block, 1, 1 };
+	threadIdx = (struct nbk_dim3){ 0, 0, 0 };
+	nthreads = g.block;
+	for (unsigned int z = 0; z < g.grid[2]; z++)
+		for (unsigned int y = 0; y < g.grid[1]; y++)
+			for (unsigned int x = 0; x < g.grid[0]; x++) {
+				blockIdx = (struct nbk_dim3){ x, y, z };
+				run_block();
+			}
+}
+
+/* ---- launchers: hip/nbk.cpp's arguments ---- */
+
+static const struct nbk_step *step_args;
+
+static void step_body(void)
+{
+	const struct nbk_step *p = step_args;
+
+	nbk_step_kernel(p->x, (long)p->x_batch_stride, p->h_in, p->c_in,
+			p->h_out, p->c_out, p->w, p->bn_scale, p->bn_shift,
+			p->y, (long)p->y_batch_stride, p->height, p->width,
+			p->cin, p->filters, p->h_in != NULL, p->c_in != NULL,
+			p->y != NULL);
+}
+
+static void step(const struct nbk_step *p)
+{
+	step_args = p;
+	launch(nbk_step_geom(p->batch, p->height, p->width, p->filters),
+	       step_body);
+}
+
+static struct {
+	int b, t, h, w, c, o;
+	const float *in, *kernel, *bias;
+	float *out;
+} head_args;
+
+static void head3d_body(void)
+{
+	nbk_conv3d_head_kernel(head_args.in, head_args.kernel, head_args.bias,
+			       head_args.out, head_args.b, head_args.t,
+			       head_args.h, head_args.w, head_args.c);
+}
+
+static void head2d_body(void)
+{
+	nbk_conv2d_head_kernel(head_args.in, head_args.kernel, head_args.bias,
+			       head_args.out, head_args.b, head_args.h,
+			       head_args.w, head_args.c, head_args.o);
+}
+
+static void head3d(int b, int t, int h, int w, int c, const float *in,
+		   const float *kernel, const float *bias, float *out)
+{
+	head_args.b = b, head_args.t = t, head_args.h = h, head_args.w = w;
+	head_args.c = c, head_args.in = in, head_args.kernel = kernel;
+	head_args.bias = bias, head_args.out = out;
+	launch(nbk_head_geom((size_t)b * t * h * w), head3d_body);
+}
+
+static void head2d(int b, int h, int w, int c, int o, const float *in,
+		   const float *kernel, const float *bias, float *out)
+{
+	head_args.b = b, head_args.h = h, head_args.w = w, head_args.c = c;
+	head_args.o = o, head_args.in = in, head_args.kernel = kernel;
+	head_args.bias = bias, head_args.out = out;
+	launch(nbk_head_geom((size_t)b * h * w * o), head2d_body);
+}
+
+static float *dev_alloc(size_t n)
+{
+	float *p = malloc((n ? n : 1) * sizeof(float));
+
+	if (!p)
+		abort();
+	return p;
+}
+
+static void dev_free(float *p)
+{
+	free(p);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*check)(double *err);
+	} one[] = { { "step", mut_step }, { "mono", mut_mono }, { "color", mut_color } };
+	double t0 = now();
+
+	stacks = malloc((size_t)MAX_THREADS * STACK_BYTES);
+	if (!stacks)
+		abort();
+	if (argc == 2) {
+		for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+			if (!strcmp(argv[1], one[i].name)) {
+				double err;
+				int valid = one[i].check(&err);
+
+				printf("%s %.1e\n", valid ? "valid" : "invalid", err);
+				return 0;
+			}
+	}
+	if (argc != 1) {
+		fprintf(stderr, "usage: %s [step|mono|color]\n", argv[0]);
+		return 2;
+	}
+	test_cells();
+	test_forward();
+	printf("# %d tests, %d failed, %.1f s\n", tests, failed, now() - t0);
+	return failed ? 1 : 0;
+}
