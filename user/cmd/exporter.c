@@ -8,10 +8,11 @@
  * --cache interval: a scrape that finds a read younger than that gets the
  * same text, and scrapes that arrive while a read runs wait for it rather
  * than start their own, so concurrent scrapes never multiply the reads
- * (every read opens render nodes and the module's files). What the read
+ * (every read opens render nodes and the module's files). What a read
  * cannot see (a render node closed to this user, the module's debugfs,
- * a runtime-suspended GPU it will not wake) is said on stderr by the
- * first read, and is simply absent from the metrics.
+ * a runtime-suspended GPU it will not wake) is absent from the metrics,
+ * said in comment lines at the top of them, and said on stderr when it
+ * changes (not at every scrape).
  *
  * SIGTERM or SIGINT stops it: the signals are blocked in every thread and
  * taken by sigwait() in the main one, which stops the daemon (waiting for
@@ -32,6 +33,7 @@
 #include "cli.h"
 #include "navibench.h"
 #include "print.h"
+#include "sensors.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9457"
 #define DEFAULT_TEXTFILE_DIR "/var/lib/prometheus/node-exporter"
@@ -76,7 +78,7 @@ struct cache {
 	double read_at;		/* CLOCK_MONOTONIC seconds */
 	double read_secs;	/* how long the last read took */
 	unsigned long long reads, scrapes;
-	bool quiet;		/* notes were said by the first read */
+	char *notes;		/* the notes last said on stderr */
 };
 
 static double mono_now(void)
@@ -87,36 +89,52 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/*
- * read_devices() - every device's metrics in the Prometheus format.
- * Placeholder until the print layer's Prometheus format is there.
- */
-static int read_devices(FILE *f, bool quiet)
-{
-	(void)f;
-	(void)quiet;
-	return 0;
-}
+#define NOTE_PREFIX "# navibench: "
 
 /*
- * read_metrics() - the devices' metrics into a new buffer. quiet: the
- * notes about what cannot be read are not said again.
+ * read_metrics() - every device's metrics (nb_sensors_snapshot() in the
+ * Prometheus format) into a new buffer. 0, or -1 after saying why.
  */
-static int read_metrics(char **text, size_t *len, bool quiet)
+static int read_metrics(char **text, size_t *len)
 {
 	FILE *f = open_memstream(text, len);
 	int rc;
 
-	if (!f)
-		return -errno;
-	rc = read_devices(f, quiet);
-	if (fclose(f) && !rc)
-		rc = -ENOMEM;
-	if (rc) {
+	if (!f) {
+		fprintf(stderr, "navibench exporter: out of memory\n");
+		return -1;
+	}
+	rc = nb_sensors_snapshot(f, nb_format_ops(NB_FORMAT_PROMETHEUS), 0);
+	if (fclose(f) || (rc != NB_EXIT_OK && rc != NB_EXIT_NODEV)) {
 		free(*text);
 		*text = NULL;
+		return -1;
 	}
-	return rc;
+	return 0;
+}
+
+/*
+ * say_notes() - the notes at the top of the text (what could not be read),
+ * on stderr, when they differ from the last ones said (*last, updated): a
+ * log line when something changes, not one per scrape.
+ */
+static void say_notes(const char *text, char **last)
+{
+	size_t n = 0;
+	char *notes;
+
+	while (!strncmp(text + n, NOTE_PREFIX, strlen(NOTE_PREFIX)))
+		n += strcspn(text + n, "\n") + 1;
+	if (*last && strlen(*last) == n && !strncmp(*last, text, n))
+		return;
+	notes = strndup(text, n);
+	if (!notes)
+		return;
+	free(*last);
+	*last = notes;
+	for (const char *l = notes; *l; l += strcspn(l, "\n") + 1)
+		fprintf(stderr, "navibench exporter: %.*s\n",
+			(int)(strcspn(l, "\n") - strlen(NOTE_PREFIX)), l + strlen(NOTE_PREFIX));
 }
 
 /*
@@ -137,7 +155,8 @@ static char *scrape(struct cache *c, size_t *len)
 		char *text;
 		size_t n;
 
-		if (!read_metrics(&text, &n, c->quiet)) {
+		if (!read_metrics(&text, &n)) {
+			say_notes(text, &c->notes);
 			free(c->text);
 			c->text = text;
 			c->len = n;
@@ -145,7 +164,6 @@ static char *scrape(struct cache *c, size_t *len)
 			c->read_at = mono_now();
 			c->read_secs = c->read_at - now;
 		}
-		c->quiet = true;
 	}
 	f = c->text ? open_memstream(&body, len) : NULL;
 	if (f) {
@@ -323,15 +341,18 @@ static int serve(const char *listen)
 			"there? give another --listen ADDR:PORT\n", listen, errno ? ": " : "",
 			errno ? strerror(errno) : "");
 		free(c.text);
+		free(c.notes);
 		return NB_EXIT_FAIL;
 	}
-	fprintf(stderr, "navibench exporter: serving http://%s/metrics\n", listen);
+	fprintf(stderr, "navibench exporter: serving http://%s/metrics%s\n", listen,
+		listen[0] == ':' ? " (every address)" : "");
 	while (sigwait(&set, &sig) || (sig != SIGTERM && sig != SIGINT))
 		;
 	MHD_stop_daemon(d);
 	fprintf(stderr, "navibench exporter: %s: stopped after %llu scrapes\n",
 		strsignal(sig), c.scrapes);
 	free(c.text);
+	free(c.notes);
 	pthread_mutex_destroy(&c.lock);
 	return NB_EXIT_OK;
 }
@@ -342,7 +363,7 @@ static int write_textfile(const char *dir)
 {
 	char path[4096];
 	struct stat st;
-	char *text;
+	char *text, *notes = NULL;
 	size_t len;
 	int err;
 
@@ -354,11 +375,12 @@ static int write_textfile(const char *dir)
 	}
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, TEXTFILE_NAME) >= sizeof(path))
 		return cli_usage_error("exporter", "--textfile: directory name too long");
-	err = read_metrics(&text, &len, false);
-	if (!err) {
-		err = nb_write_file_atomic(path, text, len);
-		free(text);
-	}
+	if (read_metrics(&text, &len))
+		return NB_EXIT_FAIL;
+	say_notes(text, &notes);
+	free(notes);
+	err = nb_write_file_atomic(path, text, len);
+	free(text);
 	if (err) {
 		fprintf(stderr, "navibench exporter: cannot write %s: %s%s\n", path, strerror(-err),
 			err == -EACCES ? " (run as a user who may write there, e.g. through the "
