@@ -515,11 +515,7 @@ int cmd_info(int argc, char **argv)
 		nb_devices_free(&l);
 		return rc;
 	}
-	memset(&id, 0, sizeof(id));
-	id.index = e->dev.index;
-	id.kind = nb_device_kind_name(e->dev.kind);
-	id.name = e->dev.name;
-	id.pci_address = e->dev.pci[0] ? e->dev.pci : NULL;
+	nb_device_print_id(e, &id);
 	p = nb_print_open(c.format, c.json_path, "info");
 	if (e->dev.kind == NB_DEV_CPU && l.n == 1)
 		nb_note(p, "no AMD GPU found; device %d is the CPU", e->dev.index);

@@ -29,16 +29,6 @@ static const struct cli_spec list_spec = {
 		  "  status}], \"skipped\": [{device, reason}], \"notes\": [...]}",
 };
 
-/* What Prometheus and CSV need to know of a device. */
-static void device_id(const struct nb_devent *e, struct nb_print_device *id)
-{
-	memset(id, 0, sizeof(*id));
-	id->index = e->dev.index;
-	id->kind = nb_device_kind_name(e->dev.kind);
-	id->name = e->dev.name;
-	id->pci_address = e->dev.pci[0] ? e->dev.pci : NULL;
-}
-
 static void cell_str_or_null(struct nb_print *p, bool show, const char *s)
 {
 	if (show && s && *s)
@@ -56,7 +46,7 @@ static void cell_hex(struct nb_print *p, bool show, unsigned int v, int width)
 		return;
 	}
 	snprintf(buf, sizeof(buf), "0x%0*x", width, v);
-	nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = buf, .text = "-" });
+	nb_cell_str(p, buf);
 }
 
 static void list_row(struct nb_print *p, const struct nb_devent *e)
@@ -64,7 +54,7 @@ static void list_row(struct nb_print *p, const struct nb_devent *e)
 	bool amd = e->dev.kind == NB_DEV_AMDGPU;
 	struct nb_print_device id;
 
-	device_id(e, &id);
+	nb_device_print_id(e, &id);
 	nb_record_begin(p, &id);
 	nb_cell_int(p, e->dev.index);
 	nb_cell_str(p, nb_device_kind_name(e->dev.kind));

@@ -88,13 +88,7 @@ static void fmt_value(int s, int64_t v, char *buf, size_t n)
 
 static void device_id(const struct nb_sensor_dev *d, struct nb_print_device *id)
 {
-	const struct nb_devent *e = d->e;
-
-	memset(id, 0, sizeof(*id));
-	id->index = e->dev.index;
-	id->kind = nb_device_kind_name(e->dev.kind);
-	id->name = e->dev.name;
-	id->pci_address = e->dev.pci[0] ? e->dev.pci : NULL;
+	nb_device_print_id(d->e, id);
 	id->asic = d->asic;
 	id->gfx_target = d->gfx_target;
 }
