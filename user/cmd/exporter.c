@@ -66,7 +66,8 @@ static const struct cli_spec exporter_spec = {
 	.epilog = "Paths other than /metrics and / answer 404, methods other than GET and HEAD\n"
 		  "405. SIGTERM or SIGINT stops the server cleanly (exit 0). Runs as any user:\n"
 		  "what that user cannot read is said on stderr and left out of the metrics. A\n"
-		  "runtime-suspended GPU is never woken. The metrics: navibench(1), EXPORTER.",
+		  "runtime-suspended GPU is never woken. The metrics: navibench(1), PROMETHEUS\n"
+		  "METRICS.",
 };
 
 /* ---- the metrics text, read at most once per cache interval ---- */
@@ -163,6 +164,10 @@ static char *scrape(struct cache *c, size_t *len)
 			c->reads++;
 			c->read_at = mono_now();
 			c->read_secs = c->read_at - now;
+		} else {
+			/* never stale metrics as if they were current: 500 */
+			free(c->text);
+			c->text = NULL;
 		}
 	}
 	f = c->text ? open_memstream(&body, len) : NULL;

@@ -16,9 +16,10 @@
  * exporter logs them when they change.
  *
  * What node_exporter's hwmon collector already exports for an amdgpu GPU
- * (temperatures, clocks, power, voltages, fan: amdgpu's hwmon files) is
+ * (temperatures, power, voltages, fan and PWM: amdgpu's hwmon files) is
  * not exported again for amdgpu devices, whichever source navibench read
- * it from; simulated GPUs have no hwmon device, so theirs are exported.
+ * it from; the clocks are (node_exporter reads no freq* file); simulated
+ * GPUs have no hwmon device, so all of theirs are exported.
  *
  * The gputelemetry module's statistics (sensors' "gputelemetry_stats":
  * min, average and max of each reading over the module's sampler since
@@ -85,8 +86,9 @@ static const struct prom_metric metrics[] = {
 	  "GPU temperature (edge, junction or memory sensor).", true },
 	{ "temp_junction", "temperature", "junction", NULL, true },
 	{ "temp_mem", "temperature", "mem", NULL, true },
-	{ "sclk", "clock", "sclk", "Current clock: sclk (shader engine) or mclk (memory).", true },
-	{ "mclk", "clock", "mclk", NULL, true },
+	/* hwmon has freq1/2_input, but node_exporter 1.5 (Debian 12) skips freq* */
+	{ "sclk", "clock", "sclk", "Current clock: sclk (shader engine) or mclk (memory).", false },
+	{ "mclk", "clock", "mclk", NULL, false },
 	{ "power_avg", "power", "average",
 	  "Power: the SMU's average over its window, or the input power.", true },
 	{ "power_input", "power", "input", NULL, true },
