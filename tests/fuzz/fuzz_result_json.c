@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 
 #include "run.c"
 
