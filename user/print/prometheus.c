@@ -107,6 +107,26 @@ static const struct prom_metric metrics[] = {
 
 #define PREFIX "navibench_"
 
+/*
+ * What `info` prints that is a number worth graphing beside the readings:
+ * its path in the record, the metric, a label and the factor to base
+ * units. Every other member of a record is identity or text: left out.
+ */
+static const struct {
+	const char *path;
+	const char *name;
+	const char *lname, *lvalue;
+	double scale;
+	const char *help;
+} attrs[] = {
+	{ "compute.active_cus", PREFIX "compute_units", "state", "active", 1,
+	  "Compute units: active, and on the full die of the ASIC (label state)." },
+	{ "compute.cus_full_die", PREFIX "compute_units", "state", "full_die", 1, NULL },
+	{ "clocks.sclk_max_mhz", PREFIX "clock_max_hertz", "sensor", "sclk", 1e6,
+	  "Highest clock of the engine (sclk) or memory (mclk)." },
+	{ "clocks.mclk_max_mhz", PREFIX "clock_max_hertz", "sensor", "mclk", 1e6, NULL },
+};
+
 struct prom_series {
 	char *family;		/* full metric name */
 	const char *help;	/* static */
@@ -378,7 +398,31 @@ static bool in_stats(const struct nb_print *p)
 	return false;
 }
 
-/* A member: only those of the module's statistics are kept. */
+/* A member of info's that attrs[] lists: one series. */
+static void prom_attr(struct nb_print *p, const struct nb_value *v)
+{
+	struct prom_state *st = p->priv;
+	char path[128], labels[640];
+	const char *help = NULL;
+	bool ok;
+	double x = number(v, &ok);
+
+	if (!ok || !nb_print_path(p, v->key, path, sizeof(path)))
+		return;
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		if (attrs[i].help)
+			help = attrs[i].help;
+		if (strcmp(attrs[i].path, path))
+			continue;
+		snprintf(labels, sizeof(labels), "%s", st->labels);
+		if (attrs[i].lname)
+			add_label(labels, sizeof(labels), attrs[i].lname, attrs[i].lvalue);
+		add(st, attrs[i].name, help, false, labels, x * attrs[i].scale);
+		return;
+	}
+}
+
+/* A member: the module's statistics, or one of info's numbers (attrs[]). */
 static void prom_field(struct nb_print *p, const struct nb_value *v)
 {
 	static const char *const stats[] = { "min", "avg", "max" };
@@ -386,8 +430,12 @@ static void prom_field(struct nb_print *p, const struct nb_value *v)
 	bool ok;
 	double x;
 
-	if (!v->key || !in_stats(p))
+	if (!v->key)
 		return;
+	if (!in_stats(p)) {
+		prom_attr(p, v);
+		return;
+	}
 	if (!strcmp(v->key, "key") && v->type == NB_V_STR) {
 		snprintf(st->stat.key, sizeof(st->stat.key), "%s", v->s);
 		return;
