@@ -21,6 +21,7 @@ static const struct nb_command commands[] = {
 	{ "run",     "run the benchmark (the default command)", cmd_run },
 	{ "predict", "predict next frames of a movie with a ConvLSTM model", cmd_predict },
 	{ "weights", "write a model's weights to a safetensors file", cmd_weights },
+	{ "exporter", "serve every device's readings to Prometheus (/metrics, textfile)", cmd_exporter },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

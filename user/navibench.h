@@ -59,7 +59,8 @@ int nb_device_select(const char *spec, struct nb_device *out);
  * cmd_list/info/sensors: devices and telemetry (cmd/list.c, info.c,
  * sensors.c over devices/);
  * cmd_run/predict/weights: the benchmark (cmd/run.c, predict.c,
- * weights.c over engine/).
+ * weights.c over engine/);
+ * cmd_exporter: the readings for Prometheus (cmd/exporter.c).
  */
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
@@ -68,5 +69,6 @@ int cmd_processes(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
+int cmd_exporter(int argc, char **argv);
 
 #endif /* NAVIBENCH_H */

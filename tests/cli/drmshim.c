@@ -354,8 +354,13 @@ FILE *fopen64(const char *p, const char *m)
 int fn(const char *p, struct type *st)					\
 {									\
 	char buf[PATH_MAX];						\
-	int r = real_##fn(redirect(p, buf, sizeof(buf)), st);		\
+	const char *rp;							\
+	int r;								\
 									\
+	/* a library's constructor may stat() before ours ran */	\
+	shim_init();							\
+	rp = redirect(p, buf, sizeof(buf));				\
+	r = real_##fn(rp, st);						\
 	if (!r)								\
 		patch_node(st->st_dev, st->st_ino, &st->st_mode, &st->st_rdev); \
 	return r;							\

@@ -1,11 +1,517 @@
 // SPDX-License-Identifier: MIT
 /*
- * Prometheus text exposition format: not implemented yet. Declared so
- * that --format lists it; nb_format_ready() says "not yet supported" and
- * cli_parse() refuses it (exit 2) while begin is NULL.
+ * The Prometheus text format (exposition format 0.0.4) behind the print
+ * interface: what `--format prometheus` prints and what `navibench
+ * exporter` serves.
+ *
+ * Each record (a device) gives one navibench_device_info series carrying
+ * its identity, and one series per reading it has, labelled with the
+ * device's index and PCI address. Names follow Prometheus' conventions:
+ * the prefix navibench_, base units in the name (readings in mC, MHz, mW,
+ * mV and % are converted to degrees Celsius, hertz, watts, volts and a
+ * 0..1 ratio), _total on counters. A missing reading has no series, never
+ * 0. Text and tables are not metrics: they are dropped. Notes (what could
+ * not be read, and why) are comment lines at the top, "# navibench: ...":
+ * a scrape then says itself what it lacks, parsers skip them, and the
+ * exporter logs them when they change.
+ *
+ * What node_exporter's hwmon collector already exports for an amdgpu GPU
+ * (temperatures, power, voltages, fan and PWM: amdgpu's hwmon files) is
+ * not exported again for amdgpu devices, whichever source navibench read
+ * it from; the clocks are (node_exporter reads no freq* file); simulated
+ * GPUs have no hwmon device, so all of theirs are exported.
+ *
+ * The gputelemetry module's statistics (sensors' "gputelemetry_stats":
+ * min, average and max of each reading over the module's sampler since
+ * their last reset) become navibench_sampler_<family>_<unit>{stat=}: what
+ * happened between two scrapes, which neither Prometheus nor node_exporter
+ * sees. They are exported for amdgpu devices too.
+ *
+ * One metric's series must be together under one # HELP and # TYPE, and
+ * records come device by device; the series are therefore kept until the
+ * end of the document and written family by family, in the order the
+ * families first appeared.
  */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "print_ops.h"
+
+/* What a reading's unit becomes: the name's suffix and a factor. */
+struct prom_unit {
+	const char *unit;	/* as the reading gives it */
+	const char *suffix;	/* base unit in the name */
+	double scale;
+};
+
+static const struct prom_unit units[] = {
+	{ "mC", "celsius", 1e-3 },
+	{ "C", "celsius", 1 },
+	{ "MHz", "hertz", 1e6 },
+	{ "Hz", "hertz", 1 },
+	{ "mW", "watts", 1e-3 },
+	{ "W", "watts", 1 },
+	{ "mV", "volts", 1e-3 },
+	{ "V", "volts", 1 },
+	{ "%", "ratio", 1e-2 },
+	{ "pwm", "ratio", 1.0 / 255 },
+	{ "B", "bytes", 1 },
+	{ "ns", "seconds", 1e-9 },
+	{ "s", "seconds", 1 },
+	{ "uJ", "joules", 1e-6 },
+	{ "mJ", "joules", 1e-3 },
+	{ "J", "joules", 1 },
+	{ "rpm", "rpm", 1 },	/* node_exporter's name for fan speed too */
+};
+
+/*
+ * The readings navibench knows, by key: the metric family, the label that
+ * tells one sensor of the family from another, the help text, and whether
+ * node_exporter's hwmon collector exports it for amdgpu GPUs. A reading
+ * not listed is exported as navibench_<key>_<unit> with a generic help.
+ */
+struct prom_metric {
+	const char *key;
+	const char *family;	/* without the prefix and the unit */
+	const char *sensor;	/* value of the "sensor" label; NULL: none */
+	const char *help;
+	bool hwmon;		/* in amdgpu's hwmon directory */
+};
+
+static const struct prom_metric metrics[] = {
+	{ "temp_edge", "temperature", "edge",
+	  "GPU temperature (edge, junction or memory sensor).", true },
+	{ "temp_junction", "temperature", "junction", NULL, true },
+	{ "temp_mem", "temperature", "mem", NULL, true },
+	/* hwmon has freq1/2_input, but node_exporter 1.5 (Debian 12) skips freq* */
+	{ "sclk", "clock", "sclk", "Current clock: sclk (shader engine) or mclk (memory).", false },
+	{ "mclk", "clock", "mclk", NULL, false },
+	{ "power_avg", "power", "average",
+	  "Power: the SMU's average over its window, or the input power.", true },
+	{ "power_input", "power", "input", NULL, true },
+	{ "vddgfx", "voltage", "vddgfx", "Voltage of the graphics (vddgfx) or northbridge rail.",
+	  true },
+	{ "vddnb", "voltage", "vddnb", NULL, true },
+	{ "fan", "fan_speed", NULL, "Fan speed.", true },
+	{ "fan_pwm", "fan_pwm", NULL, "Fan PWM duty cycle, 0 to 1.", true },
+	{ "gpu_busy", "gpu_busy", NULL, "Share of time the graphics engine was busy, 0 to 1.",
+	  false },
+	{ "mem_busy", "memory_busy", NULL, "Share of time the memory controller was busy, 0 to 1.",
+	  false },
+	{ "vram_used", "vram_used", NULL, "VRAM in use.", false },
+	{ "vram_total", "vram_total", NULL, "VRAM size.", false },
+};
+
+#define PREFIX "navibench_"
+
+/*
+ * What `info` prints that is a number worth graphing beside the readings:
+ * its path in the record, the metric, a label and the factor to base
+ * units. Every other member of a record is identity or text: left out.
+ */
+static const struct {
+	const char *path;
+	const char *name;
+	const char *lname, *lvalue;
+	double scale;
+	const char *help;
+} attrs[] = {
+	{ "compute.active_cus", PREFIX "compute_units", "state", "active", 1,
+	  "Compute units: active, and on the full die of the ASIC (label state)." },
+	{ "compute.cus_full_die", PREFIX "compute_units", "state", "full_die", 1, NULL },
+	{ "clocks.sclk_max_mhz", PREFIX "clock_max_hertz", "sensor", "sclk", 1e6,
+	  "Highest clock of the engine (sclk) or memory (mclk)." },
+	{ "clocks.mclk_max_mhz", PREFIX "clock_max_hertz", "sensor", "mclk", 1e6, NULL },
+};
+
+struct prom_series {
+	char *family;		/* full metric name */
+	const char *help;	/* static */
+	bool counter;
+	char *labels;		/* {a="b",...} or "" */
+	double value;
+};
+
+struct prom_state {
+	struct prom_series *s;
+	size_t n, cap;
+	char **notes;
+	size_t nnotes;
+	char labels[512];	/* the current record's identity labels */
+	struct {		/* the module's statistics of one reading */
+		char key[32], unit[16];
+		double v[3];	/* min, avg, max */
+		bool has[3];
+	} stat;
+	bool amdgpu;		/* the current record is an amdgpu device */
+	bool failed;
+};
+
+/* Appends name="value" (escaped as the format wants) to buf. */
+static void add_label(char *buf, size_t n, const char *name, const char *value)
+{
+	size_t used = strlen(buf);
+
+	if (!value || !*value || used + 8 >= n)
+		return;
+	used += (size_t)snprintf(buf + used, n - used, "%s%s=\"", used ? "," : "", name);
+	for (const char *c = value; *c && used + 4 < n; c++) {
+		if (*c == '\\' || *c == '"')
+			buf[used++] = '\\', buf[used++] = *c;
+		else if (*c == '\n')
+			buf[used++] = '\\', buf[used++] = 'n';
+		else
+			buf[used++] = *c;
+	}
+	if (used + 2 < n)
+		buf[used++] = '"';
+	buf[used] = '\0';
+}
+
+static void add(struct prom_state *st, const char *family, const char *help, bool counter,
+		const char *labels, double value)
+{
+	struct prom_series *x;
+
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 64;
+		struct prom_series *s = realloc(st->s, cap * sizeof(*s));
+
+		if (!s) {
+			st->failed = true;
+			return;
+		}
+		st->s = s;
+		st->cap = cap;
+	}
+	x = &st->s[st->n];
+	x->family = strdup(family);
+	x->labels = strdup(labels);
+	if (!x->family || !x->labels) {
+		free(x->family);
+		free(x->labels);
+		st->failed = true;
+		return;
+	}
+	x->help = help;
+	x->counter = counter;
+	x->value = value;
+	st->n++;
+}
+
+static int prom_begin(struct nb_print *p)
+{
+	p->priv = calloc(1, sizeof(struct prom_state));
+	return p->priv ? 0 : -ENOMEM;
+}
+
+static void prom_free(struct nb_print *p)
+{
+	struct prom_state *st = p->priv;
+
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->n; i++) {
+		free(st->s[i].family);
+		free(st->s[i].labels);
+	}
+	for (size_t i = 0; i < st->nnotes; i++)
+		free(st->notes[i]);
+	free(st->notes);
+	free(st->s);
+	free(st);
+	p->priv = NULL;
+}
+
+/* Writes the value as Prometheus reads it: shortest exact form, no locale. */
+static void put_value(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("NaN", f);
+	else if (isinf(v))
+		fputs(v > 0 ? "+Inf" : "-Inf", f);
+	else if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(f, "%.0f", v);
+	else
+		fprintf(f, "%.15g", v);
+}
+
+static int prom_end(struct nb_print *p)
+{
+	struct prom_state *st = p->priv;
+	bool *done;
+	int rc = 0;
+
+	if (!st)
+		return 0;
+	done = calloc(st->n + 1, sizeof(*done));
+	if (!done || st->failed) {
+		free(done);
+		prom_free(p);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < st->nnotes; i++)
+		fprintf(p->out, "# navibench: %s\n", st->notes[i]);
+	/* Family by family, in order of first appearance. */
+	for (size_t i = 0; i < st->n; i++) {
+		if (done[i])
+			continue;
+		fprintf(p->out, "# HELP %s %s\n# TYPE %s %s\n", st->s[i].family,
+			st->s[i].help ? st->s[i].help : "A navibench reading.", st->s[i].family,
+			st->s[i].counter ? "counter" : "gauge");
+		for (size_t j = i; j < st->n; j++) {
+			if (done[j] || strcmp(st->s[j].family, st->s[i].family))
+				continue;
+			done[j] = true;
+			fprintf(p->out, "%s%s%s%s ", st->s[j].family, *st->s[j].labels ? "{" : "",
+				st->s[j].labels, *st->s[j].labels ? "}" : "");
+			put_value(p->out, st->s[j].value);
+			fputc('\n', p->out);
+		}
+	}
+	free(done);
+	if (ferror(p->out))
+		rc = -EIO;
+	prom_free(p);
+	return rc;
+}
+
+static void prom_record_begin(struct nb_print *p, const struct nb_print_device *id)
+{
+	struct prom_state *st = p->priv;
+	char index[16], info[1024] = "";
+
+	st->labels[0] = '\0';
+	st->amdgpu = false;
+	if (!id)
+		return;
+	snprintf(index, sizeof(index), "%d", id->index);
+	add_label(st->labels, sizeof(st->labels), "device", index);
+	add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
+	st->amdgpu = id->kind && !strcmp(id->kind, "amdgpu");
+
+	snprintf(info, sizeof(info), "%s", st->labels);
+	add_label(info, sizeof(info), "kind", id->kind);
+	add_label(info, sizeof(info), "name", id->name);
+	add_label(info, sizeof(info), "asic", id->asic);
+	add_label(info, sizeof(info), "gfx_target", id->gfx_target);
+	add(st, PREFIX "device_info", "A device navibench reads: its identity in labels, value 1.",
+	    false, info, 1);
+}
+
+static void prom_record_end(struct nb_print *p)
+{
+	struct prom_state *st = p->priv;
+
+	st->labels[0] = '\0';
+	st->amdgpu = false;
+}
+
+static const struct prom_unit *find_unit(const char *unit)
+{
+	for (size_t i = 0; unit && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(units[i].unit, unit))
+			return &units[i];
+	return NULL;
+}
+
+static const struct prom_metric *find_metric(const char *key)
+{
+	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+		if (!strcmp(metrics[i].key, key))
+			return &metrics[i];
+	return NULL;
+}
+
+/* The help of a family: that of its first entry in metrics[]. */
+static const char *family_help(const char *family)
+{
+	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+		if (!strcmp(metrics[i].family, family) && metrics[i].help)
+			return metrics[i].help;
+	return NULL;
+}
+
+static double number(const struct nb_value *v, bool *ok)
+{
+	*ok = true;
+	switch (v->type) {
+	case NB_V_INT:
+		return (double)v->i;
+	case NB_V_UINT:
+		return (double)v->u;
+	case NB_V_DBL:
+		return v->d;
+	case NB_V_BOOL:
+		return v->b ? 1 : 0;
+	default:
+		*ok = false;
+		return 0;
+	}
+}
+
+/* Metric names allow [a-zA-Z0-9_:]; anything else in a key becomes '_'. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			*s = '_';
+}
+
+static void prom_reading(struct nb_print *p, const struct nb_value *v)
+{
+	struct prom_state *st = p->priv;
+	const struct prom_metric *m;
+	const struct prom_unit *u;
+	char name[160], labels[640];
+	bool ok, counter = v->kind == NB_KIND_COUNTER;
+	double x = number(v, &ok);
+
+	if (!ok || !v->key || isnan(x))
+		return;	/* missing: no series */
+	m = find_metric(v->key);
+	if (m && m->hwmon && st->amdgpu)
+		return;	/* node_exporter's hwmon collector has it */
+	u = find_unit(v->unit);
+	snprintf(name, sizeof(name), PREFIX "%s%s%s%s", m ? m->family : v->key,
+		 u ? "_" : "", u ? u->suffix : "", counter ? "_total" : "");
+	sanitize(name);
+	snprintf(labels, sizeof(labels), "%s", st->labels);
+	if (m && m->sensor)
+		add_label(labels, sizeof(labels), "sensor", m->sensor);
+	if (v->lname)
+		add_label(labels, sizeof(labels), v->lname, v->lvalue);
+	add(st, name, m ? family_help(m->family) : NULL, counter, labels, u ? x * u->scale : x);
+}
+
+/* A note: one comment line; a newline in it would end the comment. */
+/* Inside the module's statistics ("gputelemetry_stats")? */
+static bool in_stats(const struct nb_print *p)
+{
+	for (int i = 1; i <= p->depth; i++)
+		if (p->frame[i].key && !strcmp(p->frame[i].key, "gputelemetry_stats"))
+			return true;
+	return false;
+}
+
+/* A member of info's that attrs[] lists: one series. */
+static void prom_attr(struct nb_print *p, const struct nb_value *v)
+{
+	struct prom_state *st = p->priv;
+	char path[128], labels[640];
+	const char *help = NULL;
+	bool ok;
+	double x = number(v, &ok);
+
+	if (!ok || !nb_print_path(p, v->key, path, sizeof(path)))
+		return;
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		if (attrs[i].help)
+			help = attrs[i].help;
+		if (strcmp(attrs[i].path, path))
+			continue;
+		snprintf(labels, sizeof(labels), "%s", st->labels);
+		if (attrs[i].lname)
+			add_label(labels, sizeof(labels), attrs[i].lname, attrs[i].lvalue);
+		add(st, attrs[i].name, help, false, labels, x * attrs[i].scale);
+		return;
+	}
+}
+
+/* A member: the module's statistics, or one of info's numbers (attrs[]). */
+static void prom_field(struct nb_print *p, const struct nb_value *v)
+{
+	static const char *const stats[] = { "min", "avg", "max" };
+	struct prom_state *st = p->priv;
+	bool ok;
+	double x;
+
+	if (!v->key)
+		return;
+	if (!in_stats(p)) {
+		prom_attr(p, v);
+		return;
+	}
+	if (!strcmp(v->key, "key") && v->type == NB_V_STR) {
+		snprintf(st->stat.key, sizeof(st->stat.key), "%s", v->s);
+		return;
+	}
+	if (!strcmp(v->key, "unit") && v->type == NB_V_STR) {
+		snprintf(st->stat.unit, sizeof(st->stat.unit), "%s", v->s);
+		return;
+	}
+	x = number(v, &ok);
+	for (int i = 0; i < 3 && ok; i++) {
+		if (!strcmp(v->key, stats[i])) {
+			st->stat.v[i] = x;
+			st->stat.has[i] = true;
+		}
+	}
+}
+
+/* The end of one reading's statistics: its min, avg and max series. */
+static void prom_group_end(struct nb_print *p)
+{
+	static const char *const stats[] = { "min", "avg", "max" };
+	struct prom_state *st = p->priv;
+	const struct prom_metric *m;
+	const struct prom_unit *u;
+	char name[160], labels[640];
+
+	if (!st->stat.key[0] || !in_stats(p) || nb_print_top(p)->level != NB_L_OBJECT)
+		return;
+	m = find_metric(st->stat.key);
+	u = find_unit(st->stat.unit);
+	snprintf(name, sizeof(name), PREFIX "sampler_%s%s%s", m ? m->family : st->stat.key,
+		 u ? "_" : "", u ? u->suffix : "");
+	sanitize(name);
+	for (int i = 0; i < 3; i++) {
+		if (!st->stat.has[i])
+			continue;
+		snprintf(labels, sizeof(labels), "%s", st->labels);
+		if (m && m->sensor)
+			add_label(labels, sizeof(labels), "sensor", m->sensor);
+		add_label(labels, sizeof(labels), "stat", stats[i]);
+		add(st, name, "The gputelemetry module's sampler: the reading's min, avg or max "
+		    "(label stat) since its statistics were last reset.", false, labels,
+		    u ? st->stat.v[i] * u->scale : st->stat.v[i]);
+	}
+	memset(&st->stat, 0, sizeof(st->stat));
+}
+
+static void prom_note(struct nb_print *p, const char *msg)
+{
+	struct prom_state *st = p->priv;
+	char **notes = realloc(st->notes, (st->nnotes + 1) * sizeof(*notes));
+	char *m = strdup(msg);
+
+	if (!notes || !m) {
+		free(m);
+		if (notes)
+			st->notes = notes;
+		st->failed = true;
+		return;
+	}
+	for (char *c = m; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	st->notes = notes;
+	st->notes[st->nnotes++] = m;
+}
 
 const struct nb_print_ops nb_print_prometheus_ops = {
 	.name = "prometheus",
+	.begin = prom_begin,
+	.end = prom_end,
+	.discard = prom_free,
+	.record_begin = prom_record_begin,
+	.record_end = prom_record_end,
+	.reading = prom_reading,
+	.field = prom_field,
+	.group_end = prom_group_end,
+	.note = prom_note,
 };
