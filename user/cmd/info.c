@@ -17,6 +17,7 @@
 #include "asic.h"
 #include "cli.h"
 #include "devices.h"
+#include "gpu.h"
 #include "gtfs.h"
 #include "print.h"
 
@@ -465,6 +466,10 @@ int cmd_info(int argc, char **argv)
 	case NB_DEV_SIM:
 		rc = info_sim(e);
 		break;
+	case NB_DEV_HIP:
+		nb_str("name", "name", e->dev.name);
+		rc = NB_EXIT_OK;
+		break;
 	case NB_DEV_CPU:
 		if (l.n == 1 && !nb_print_is_json())
 			fprintf(stderr, "navibench info: no AMD GPU found; device %d is the CPU\n",
@@ -475,6 +480,8 @@ int cmd_info(int argc, char **argv)
 		rc = info_cpu(e);
 		break;
 	}
+	if (rc == NB_EXIT_OK)
+		nb_gpu_info(&e->dev);
 	if (rc == NB_EXIT_OK)
 		rc = nb_print_end(c.json_path);
 	else

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "devices.h"
+#include "gpu.h"
 #include "print.h"
 
 static bool verbose;
@@ -21,13 +22,14 @@ static const struct cli_option list_opts[] = {
 static const struct cli_spec list_spec = {
 	.name = "list",
 	.summary = "List the devices: amdgpu GPUs in PCI order, simulated GPUs of the "
-		   "gputelemetry module,\nthen the CPU. The index is what --device takes in "
-		   "every command.",
+		   "gputelemetry module,\nGPUs of the GPU plugins not listed already, then the CPU. "
+		   "The index is what --device\ntakes in every command.",
 	.common = CLI_JSON,
 	.options = list_opts,
 	.epilog = "JSON: {\"devices\": [{index, kind, name, pci, render_node, vendor_id,\n"
 		  "  device_id, revision, driver, runtime_status, gputelemetry, hip_ordinal,\n"
-		  "  status}], \"skipped\": [{device, reason}], \"notes\": [...]}",
+		  "  status, gpu: {plugin, ordinal, arch, compute_units, memory_bytes, clock_mhz,\n"
+		  "  memory_clock_mhz} or null}], \"skipped\": [{device, reason}], \"notes\": [...]}",
 };
 
 static struct json_object *jstr_or_null(const char *s)
@@ -59,6 +61,7 @@ int cmd_list(int argc, char **argv)
 		{ "gputelemetry", NULL, false },
 		{ "hip_ordinal", NULL, false },
 		{ "status", "STATUS", false },
+		{ "gpu", "GPU", false },
 	};
 	struct cli_common c;
 	struct nb_devlist l;
@@ -96,7 +99,8 @@ int cmd_list(int argc, char **argv)
 			nb_cell_str(e->status);
 		else
 			nb_cell(json_object_new_string("ok"), "%s",
-				amd ? e->drm.render : e->dev.kind == NB_DEV_CPU ? "ok" : e->gt_name);
+				amd ? e->drm.render : e->gt_name[0] ? e->gt_name : "ok");
+		nb_gpu_list_cell(&e->dev);
 		nb_row_end();
 	}
 	nb_table_end();
@@ -143,6 +147,11 @@ int cmd_list(int argc, char **argv)
 		nb_str("note", NULL, l.lib_note);
 		if (!nb_print_is_json())
 			fprintf(stderr, "navibench list: %s\n", l.lib_note);
+	}
+	if (nb_gpu_backend_note(&l)) {
+		nb_str("note", NULL, nb_gpu_backend_note(&l));
+		if (!nb_print_is_json())
+			fprintf(stderr, "navibench list: %s\n", nb_gpu_backend_note(&l));
 	}
 	if (l.gt_note[0]) {
 		nb_str("note", NULL, l.gt_note);

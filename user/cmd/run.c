@@ -19,17 +19,22 @@
 #include "devices.h"
 #include "engine/engine.h"
 #include "navibench.h"
+#include "plugin.h"
 #include "print.h"
 
 #define RUN_SCHEMA_VERSION 1
+#define RUN_ALL_SCHEMA_VERSION 1
 
 static const char *const isa_choices[] = { "auto", "avx512", "avx2", "generic", NULL };
 
 struct run {
 	struct nb_device dev;
 	const char *device_note;
+	char note[1280];	/* device_note when made up here */
 	const struct nb_backend_ops *ops;
 	void *ctx;
+	int ordinal;		/* GPU backends: the runtime's device */
+	char open_err[256];	/* the backend did not open: why */
 	int isa;
 	long threads, batch, frames, seed;
 	bool quick;
@@ -127,6 +132,20 @@ static struct json_object *validation_json(const struct nb_validation *v)
 	return o;
 }
 
+/* validation, with the timed output's check (GPU backends) as a member */
+static struct json_object *result_validation_json(const struct nb_test_result *t)
+{
+	struct json_object *o = validation_json(&t->valid);
+
+	if (t->timed.ran) {
+		struct json_object *v = validation_json(&t->timed);
+
+		json_object_object_del(v, "reason");
+		json_object_object_add(o, "timed_output", v);
+	}
+	return o;
+}
+
 static const struct nb_column cols[] = {
 	{ "name", "Test", false },
 	{ "value", "Result", true },
@@ -221,7 +240,7 @@ static void emit(struct run *r, bool json)
 		if (t->error[0])
 			nb_cell(NULL, "ERROR");
 		else
-			nb_cell(validation_json(&t->valid), "%s %.1e",
+			nb_cell(result_validation_json(t), "%s %.1e",
 				t->valid.pass ? "pass" : "INVALID",
 				t->valid.max_abs);
 		nb_cell(jdbl(t->standard && t->valid.pass ? ts : NAN), "%s",
@@ -263,6 +282,9 @@ static void emit(struct run *r, bool json)
 			nb_text("* non-standard configuration (--batch/--frames): no score");
 		nb_text("Validation: every result against the double-precision reference; "
 			"models |d| <= 1e-4 + 1e-3 |ref|, gates 1e-5 + 1e-4 |ref|, peak and bandwidth exact.");
+		if (r->ops != &nb_cpu_backend)
+			nb_text("The models' timed output too: the last repeat, items 0 and B-1 "
+				"at the full frame count, against the CPU backend, same tolerance.");
 		nb_text("%s", "");
 	}
 	nb_obj_begin("score", NULL);
@@ -365,6 +387,427 @@ static void measure_peak(struct run *r)
 	}
 }
 
+/*
+ * The backend for the device: its plugin's when it has one, else the CPU
+ * backend, with a note saying where the tests run and why (the plugin
+ * loader's one-line notice when no GPU backend can be used).
+ */
+static void select_backend(struct run *r, bool asked_cpu)
+{
+	const struct nb_gpu_plugin *g = nb_plugins_get(r->dev.plugin);
+	const char *notice = nb_plugins_notice();
+
+	r->ops = &nb_cpu_backend;
+	r->device_note = r->note;
+	if (g) {
+		r->ops = g->p->ops;
+		r->ordinal = r->dev.hip_ordinal;
+		snprintf(r->note, sizeof(r->note), "runs on the GPU through the %s plugin (%s; %s)",
+			 g->p->name, g->p->runtime ? g->p->runtime : "runtime version unknown",
+			 g->path);
+	} else if (r->dev.kind == NB_DEV_CPU) {
+		if (asked_cpu || !notice[0])
+			r->device_note = "the CPU backend runs the suite on the host CPU";
+		else
+			snprintf(r->note, sizeof(r->note),
+				 "no GPU backend (%s): the CPU backend runs the suite on the host CPU",
+				 notice);
+	} else if (r->dev.kind == NB_DEV_SIM) {
+		r->device_note = "a simulated GPU (telemetry only): running on the CPU instead";
+	} else if (notice[0]) {
+		snprintf(r->note, sizeof(r->note), "no GPU backend (%s): running on the CPU instead",
+			 notice);
+	} else {
+		snprintf(r->note, sizeof(r->note), "no GPU backend for %s (no plugin's runtime "
+			 "reports this PCI address): running on the CPU instead", r->dev.pci);
+	}
+}
+
+/* Open the backend; 0, or -1 with r->open_err set. */
+static int open_backend(struct run *r)
+{
+	struct nb_backend_config bcfg = {
+		.device = r->ordinal,
+		.threads = (int)r->threads,
+		.isa = r->isa ? isa_choices[r->isa] : NULL,
+	};
+
+	return r->ops->open(&bcfg, &r->ctx, r->open_err, sizeof(r->open_err)) ? -1 : 0;
+}
+
+/* Every selected test, fp32-peak first, until a stop signal. */
+static void run_tests(struct run *r)
+{
+	struct nb_run_config cfg = {
+		.batch = (int)r->batch, .frames = (int)r->frames,
+		.quick = r->quick, .seed = (uint64_t)r->seed,
+		.weights = r->weights,
+		.progress = progress, .progress_arg = r,
+	};
+	/* fp32-peak first: the other results are shown as a share of it */
+	static const enum nb_test_id order[] = { NB_TEST_PEAK, NB_TEST_MONO,
+		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW };
+	struct nb_test_result tmp[NB_TEST_COUNT];
+	bool done[NB_TEST_COUNT] = { false };
+
+	r->peak = NAN;
+	r->peak_from = "not measured";
+	for (int i = 0; i < NB_TEST_COUNT; i++)
+		r->count += r->selected[i];
+	if (!r->selected[NB_TEST_PEAK] &&
+	    (r->selected[NB_TEST_MONO] || r->selected[NB_TEST_COLOR] ||
+	     r->selected[NB_TEST_GATES]))
+		measure_peak(r);
+	for (int k = 0; k < NB_TEST_COUNT; k++) {
+		enum nb_test_id id = order[k];
+
+		if (!r->selected[id])
+			continue;
+		if (stop_signal)
+			break;
+		r->index++;
+		nb_bench_run(r->ops, r->ctx, id, &cfg, r->peak, &tmp[id]);
+		done[id] = true;
+		if (id == NB_TEST_PEAK && !tmp[id].error[0] && tmp[id].valid.pass) {
+			r->peak = tmp[id].best;
+			r->peak_from = "the fastest repeat of this run's fp32-peak test";
+		}
+	}
+	progress_done(r);
+	for (int i = 0; i < NB_TEST_COUNT; i++)
+		if (r->selected[i] && done[i])
+			r->res[r->nres++] = tmp[i];
+	r->complete = r->nres == r->count;
+}
+
+static bool run_valid(const struct run *r)
+{
+	bool valid = r->complete;
+
+	for (int i = 0; i < r->nres; i++)
+		valid &= !r->res[i].error[0] && r->res[i].valid.pass;
+	return valid;
+}
+
+/*
+ * SIGINT and SIGTERM are blocked while threads start (the backends' and
+ * the devices'), which keep that mask: only this thread takes them.
+ */
+static void block_stop(sigset_t *set, sigset_t *old)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, set, old);
+}
+
+static void catch_stop(const sigset_t *old)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal,
+				.sa_flags = SA_RESTART | SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+static void set_date(char *buf, size_t n)
+{
+	time_t now = time(NULL);
+
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
+/* One device: the run as it always was. */
+static int run_one(struct run *r, const struct cli_common *common, bool text)
+{
+	sigset_t stop_set, old_mask;
+	int rc;
+
+	block_stop(&stop_set, &old_mask);
+	if (open_backend(r)) {
+		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+		fprintf(stderr, "navibench run: %s\n", r->open_err);
+		return r->isa ? NB_EXIT_USAGE : NB_EXIT_FAIL;
+	}
+	catch_stop(&old_mask);
+	if (text) {
+		printf("navibench run: device %d (%s): %s\n", r->dev.index,
+		       r->dev.name, r->device_note);
+		printf("backend: %s (%s)%s\n\n", r->ops->name,
+		       r->ops->describe(r->ctx), r->quick ? ", quick" : "");
+		fflush(stdout);
+	}
+	set_date(r->date, sizeof(r->date));
+	r->tty = isatty(STDERR_FILENO);
+	run_tests(r);
+	/*
+	 * From here on the signals stay blocked, up to the exit: the result
+	 * written is the one of the tests that finished, and it is written
+	 * whole (nb_print_end: temporary file and rename).
+	 */
+	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+
+	bool valid = run_valid(r);
+
+	if (text) {
+		emit(r, false);
+		nb_print_end(NULL);
+	}
+	if (common->json) {
+		emit(r, true);
+		if (nb_print_end(common->json_path))
+			valid = false;
+	}
+	rc = valid ? NB_EXIT_OK : NB_EXIT_FAIL;
+	if (!r->complete && stop_signal)
+		rc = 128 + stop_signal;
+	return rc;
+}
+
+
+/* ---- --device all ---- */
+
+static void *device_thread(void *arg)
+{
+	struct run *r = arg;
+
+	if (!open_backend(r))
+		run_tests(r);
+	return NULL;
+}
+
+static const char aggregate_method[] =
+	"each test's result summed over the devices; every device ran the whole suite "
+	"at the same time, one host thread each, so the sum is what they delivered "
+	"together (null unless every device's result is valid)";
+
+static void emit_aggregate(struct run *runs, int n)
+{
+	static const struct nb_column acols[] = {
+		{ "name", "Test", false },
+		{ "unit", "Unit", false },
+		{ "value", "Sum", true },
+		{ "values", "Per device", false },
+		{ "valid", "Valid", false },
+	};
+	char a[64], per[512];
+
+	nb_table_begin("aggregate", acols, (int)(sizeof(acols) / sizeof(acols[0])));
+	for (int id = 0; id < NB_TEST_COUNT; id++) {
+		struct json_object *vals = json_object_new_array();
+		double sum = 0;
+		bool valid = true, any = false;
+		size_t o = 0;
+
+		per[0] = '\0';
+		for (int k = 0; k < n; k++) {
+			const struct nb_test_result *t = NULL;
+
+			for (int i = 0; i < runs[k].nres; i++)
+				if (runs[k].res[i].test->id == (enum nb_test_id)id)
+					t = &runs[k].res[i];
+			if (!runs[k].selected[id])
+				continue;
+			any = true;
+			if (!t || t->error[0] || !t->valid.pass)
+				valid = false;
+			double v = t ? t->value : NAN;
+
+			sum += v;
+			json_object_array_add(vals, jdbl(v));
+			if (o < sizeof(per))
+				o += snprintf(per + o, sizeof(per) - o, "%s%s", k ? " + " : "",
+					      fmt_value(a, sizeof(a), v));
+		}
+		if (!any) {
+			json_object_put(vals);
+			continue;
+		}
+		nb_row_begin();
+		nb_cell(json_object_new_string(nb_test_get(id)->name), "%s",
+			nb_test_get(id)->name);
+		nb_cell(json_object_new_string(nb_test_get(id)->unit), "%s",
+			nb_test_get(id)->unit);
+		nb_cell(jdbl(valid ? sum : NAN), "%s", fmt_value(a, sizeof(a), valid ? sum : NAN));
+		nb_cell(vals, "%s", per);
+		nb_cell(json_object_new_boolean(valid), "%s", valid ? "yes" : "NO");
+		nb_row_end();
+	}
+	nb_table_end();
+}
+
+/* The run of one device as JSON, or its error when its backend did not open. */
+static struct json_object *run_json(struct run *r)
+{
+	struct json_object *o;
+
+	if (r->open_err[0]) {
+		o = json_object_new_object();
+		json_object_object_add(o, "device_index", json_object_new_int(r->dev.index));
+		json_object_object_add(o, "name", json_object_new_string(r->dev.name));
+		json_object_object_add(o, "error", json_object_new_string(r->open_err));
+		json_object_object_add(o, "valid", json_object_new_boolean(false));
+		return o;
+	}
+	emit(r, true);
+	o = json_object_get(nb_print_root());
+	nb_print_discard();
+	return o;
+}
+
+static void emit_all_text(struct run *runs, int n, const char *note)
+{
+	printf("navibench run --device all: %s\n", note);
+	for (int k = 0; k < n; k++) {
+		struct run *r = &runs[k];
+
+		printf("\n=== device %d (%s): %s\n", r->dev.index, r->dev.name, r->device_note);
+		if (r->open_err[0]) {
+			printf("ERROR: the %s backend did not open: %s\n", r->ops->name, r->open_err);
+			continue;
+		}
+		printf("backend: %s (%s)%s\n\n", r->ops->name, r->ops->describe(r->ctx),
+		       r->quick ? ", quick" : "");
+		nb_print_begin(false);
+		emit(r, false);
+		nb_print_end(NULL);
+	}
+}
+
+static int emit_all(struct run *runs, int n, const char *note, const char *date,
+		    bool json, const char *path)
+{
+	bool valid = true, complete = true;
+
+	for (int k = 0; k < n; k++) {
+		valid &= !runs[k].open_err[0] && run_valid(&runs[k]);
+		complete &= runs[k].open_err[0] || runs[k].complete;
+	}
+	if (!json)
+		emit_all_text(runs, n, note);
+	else {
+		struct json_object *arr = json_object_new_array();
+
+		for (int k = 0; k < n; k++)
+			json_object_array_add(arr, run_json(&runs[k]));
+		nb_print_begin(true);
+		json_object_object_add(nb_print_root(), "schema",
+				       json_object_new_string("navibench-run-all"));
+		json_object_object_add(nb_print_root(), "schema_version",
+				       json_object_new_int(RUN_ALL_SCHEMA_VERSION));
+		json_object_object_add(nb_print_root(), "date", json_object_new_string(date));
+		json_object_object_add(nb_print_root(), "complete",
+				       json_object_new_boolean(complete));
+		json_object_object_add(nb_print_root(), "note", json_object_new_string(note));
+		json_object_object_add(nb_print_root(), "runs", arr);
+	}
+	if (!json)
+		nb_print_begin(false);
+	if (!json)
+		nb_text("\n=== all %d device%s together", n, n == 1 ? "" : "s");
+	emit_aggregate(runs, n);
+	nb_str("aggregate_method", NULL, aggregate_method);
+	if (!json)
+		nb_text("Aggregate: %s.", aggregate_method);
+	nb_bool("valid", NULL, valid);
+	if (!json)
+		nb_text("Result: %s", !complete ? "INTERRUPTED" :
+			valid ? "all results valid" : "INVALID (see above)");
+	return nb_print_end(path) ? -1 : valid ? 0 : 1;
+}
+
+/*
+ * navibench run --device all: every device with a GPU backend at once, one
+ * host thread each, each with its own backend context (nothing of a device
+ * is shared between threads; the weights are read-only host memory);
+ * without one, the CPU alone.
+ */
+static int run_all(struct run *base, const struct cli_common *common, bool text)
+{
+	struct nb_devlist l;
+	struct run *runs;
+	pthread_t *th;
+	sigset_t stop_set, old_mask;
+	char note[1280], date[32];
+	int n = 0, rc;
+
+	if (nb_devices_scan(&l, NB_SCAN_NAMES)) {
+		fprintf(stderr, "navibench run: out of memory listing devices\n");
+		return NB_EXIT_FAIL;
+	}
+	runs = calloc((size_t)l.n, sizeof(*runs));
+	th = calloc((size_t)l.n, sizeof(*th));
+	if (!runs || !th) {
+		free(runs);
+		free(th);
+		nb_devices_free(&l);
+		return NB_EXIT_FAIL;
+	}
+	for (int i = 0; i < l.n; i++)
+		if (l.dev[i].dev.plugin >= 0)
+			runs[n++].dev = l.dev[i].dev;
+	if (n) {
+		size_t o = (size_t)snprintf(note, sizeof(note),
+					    "%d GPU%s at once, one host thread each:", n,
+					    n == 1 ? "" : "s");
+		for (int k = 0; k < n && o < sizeof(note); k++)
+			o += (size_t)snprintf(note + o, sizeof(note) - o, "%s device %d (%s)",
+					      k ? "," : "", runs[k].dev.index, runs[k].dev.name);
+	} else {
+		runs[n++].dev = l.dev[l.n - 1].dev;
+		snprintf(note, sizeof(note), "no GPU with a backend (%s): the CPU only",
+			 nb_plugins_notice()[0] ? nb_plugins_notice() :
+			 "no plugin device");
+	}
+	nb_devices_free(&l);
+	for (int k = 0; k < n; k++) {
+		struct nb_device dev = runs[k].dev;
+
+		runs[k] = *base;
+		runs[k].dev = dev;
+		select_backend(&runs[k], false);
+	}
+	set_date(date, sizeof(date));
+	block_stop(&stop_set, &old_mask);
+	for (int k = 0; k < n; k++) {
+		nb_strcpy(runs[k].date, sizeof(runs[k].date), date);
+		if (pthread_create(&th[k], NULL, device_thread, &runs[k])) {
+			snprintf(runs[k].open_err, sizeof(runs[k].open_err),
+				 "cannot start a thread for it");
+			th[k] = 0;
+		}
+	}
+	catch_stop(&old_mask);
+	for (int k = 0; k < n; k++)
+		if (th[k])
+			pthread_join(th[k], NULL);
+	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+
+	bool complete = true;
+
+	rc = 0;
+	if (text)
+		rc = emit_all(runs, n, note, date, false, NULL);
+	if (common->json) {
+		int jrc = emit_all(runs, n, note, date, true, common->json_path);
+
+		rc = jrc ? jrc : rc;
+	}
+	for (int k = 0; k < n; k++) {
+		complete &= runs[k].open_err[0] || runs[k].complete;
+		if (runs[k].ctx)
+			runs[k].ops->close(runs[k].ctx);
+	}
+	free(runs);
+	free(th);
+	if (!complete && stop_signal)
+		return 128 + stop_signal;
+	return rc < 0 ? NB_EXIT_FAIL : rc ? NB_EXIT_FAIL : NB_EXIT_OK;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static struct run r;
@@ -393,15 +836,17 @@ int cmd_run(int argc, char **argv)
 		.description =
 			"Runs each test with a warm-up and repeats sized to a target duration,\n"
 			"reports the median, the best and the coefficient of variation, validates\n"
-			"every result against the double-precision reference, and scores the run\n"
-			"against the reference device (1000 = the reference). A device without a\n"
-			"GPU backend in this build runs on the CPU, and the output says so.",
+			"every result against the double-precision reference (on a GPU, the timed\n"
+			"output too, against the CPU backend), and scores the run against the\n"
+			"reference device (1000 = the reference). A device without a GPU backend\n"
+			"runs on the CPU, and the output says why. --device all runs the suite on\n"
+			"every GPU at once, one host thread per device, and reports each device and\n"
+			"the sum of their results.",
 		.common = CLI_DEVICE | CLI_JSON,
 		.options = opts,
 		.epilog = "Exit status: 0 all valid, 1 a test failed or was INVALID, 2 usage, 3 no such device.",
 	};
 	struct cli_common common;
-	char err[256];
 	int rc;
 
 	memset(&r, 0, sizeof(r));
@@ -417,121 +862,20 @@ int cmd_run(int argc, char **argv)
 	rc = parse_tests(&r);
 	if (rc)
 		return rc;
+	if (!strcmp(common.device, "all")) {
+		rc = load_weights(&r);
+		if (!rc)
+			rc = run_all(&r, &common, text);
+		nb_weights_free(r.weights);
+		return rc;
+	}
 	rc = nb_device_select(common.device, &r.dev);
 	if (rc)
 		return rc;
-	r.ops = &nb_cpu_backend;
-	if (r.dev.kind == NB_DEV_CPU)
-		r.device_note = "the CPU backend runs the suite on the host CPU";
-	else
-		r.device_note = "no GPU backend in this build: running on the CPU instead";
+	select_backend(&r, !strcmp(common.device, "cpu"));
 	rc = load_weights(&r);
-	if (rc)
-		goto out;
-
-	struct nb_backend_config bcfg = {
-		.threads = (int)r.threads,
-		.isa = r.isa ? isa_choices[r.isa] : NULL,
-	};
-	/*
-	 * SIGINT and SIGTERM blocked while the backend starts its worker
-	 * threads, which keep that mask: only this thread takes them.
-	 */
-	sigset_t stop_set, old_mask;
-	struct sigaction sa = { .sa_handler = on_stop_signal,
-				.sa_flags = SA_RESTART | SA_RESETHAND };
-
-	sigemptyset(&stop_set);
-	sigaddset(&stop_set, SIGINT);
-	sigaddset(&stop_set, SIGTERM);
-	sigemptyset(&sa.sa_mask);
-	pthread_sigmask(SIG_BLOCK, &stop_set, &old_mask);
-	if (r.ops->open(&bcfg, &r.ctx, err, sizeof(err))) {
-		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-		fprintf(stderr, "navibench run: %s\n", err);
-		rc = r.isa ? NB_EXIT_USAGE : NB_EXIT_FAIL;
-		goto out;
-	}
-	stop_signal = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-	if (text) {
-		printf("navibench run: device %d (%s): %s\n", r.dev.index,
-		       r.dev.name, r.device_note);
-		printf("backend: %s (%s)%s\n\n", r.ops->name,
-		       r.ops->describe(r.ctx), r.quick ? ", quick" : "");
-		fflush(stdout);
-	}
-
-	time_t now = time(NULL);
-	strftime(r.date, sizeof(r.date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	r.tty = isatty(STDERR_FILENO);
-	r.peak = NAN;
-	r.peak_from = "not measured";
-	for (int i = 0; i < NB_TEST_COUNT; i++)
-		r.count += r.selected[i];
-
-	struct nb_run_config cfg = {
-		.batch = (int)r.batch, .frames = (int)r.frames,
-		.quick = r.quick, .seed = (uint64_t)r.seed,
-		.weights = r.weights,
-		.progress = progress, .progress_arg = &r,
-	};
-	/* fp32-peak first: the other results are shown as a share of it */
-	static const enum nb_test_id order[] = { NB_TEST_PEAK, NB_TEST_MONO,
-		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW };
-	struct nb_test_result tmp[NB_TEST_COUNT];
-	bool done[NB_TEST_COUNT] = { false };
-
-	if (!r.selected[NB_TEST_PEAK] &&
-	    (r.selected[NB_TEST_MONO] || r.selected[NB_TEST_COLOR] ||
-	     r.selected[NB_TEST_GATES]))
-		measure_peak(&r);
-	for (int k = 0; k < NB_TEST_COUNT; k++) {
-		enum nb_test_id id = order[k];
-
-		if (!r.selected[id])
-			continue;
-		if (stop_signal)
-			break;
-		r.index++;
-		nb_bench_run(r.ops, r.ctx, id, &cfg, r.peak, &tmp[id]);
-		done[id] = true;
-		if (id == NB_TEST_PEAK && !tmp[id].error[0] && tmp[id].valid.pass) {
-			r.peak = tmp[id].best;
-			r.peak_from = "the fastest repeat of this run's fp32-peak test";
-		}
-	}
-	progress_done(&r);
-	/*
-	 * From here on the signals stay blocked, up to the exit: the result
-	 * written is the one of the tests that finished, and it is written
-	 * whole (nb_print_end: temporary file and rename).
-	 */
-	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
-	for (int i = 0; i < NB_TEST_COUNT; i++)
-		if (r.selected[i] && done[i])
-			r.res[r.nres++] = tmp[i];
-	r.complete = r.nres == r.count;
-
-	bool valid = true;
-	for (int i = 0; i < r.nres; i++)
-		valid &= !r.res[i].error[0] && r.res[i].valid.pass;
-
-	if (text) {
-		emit(&r, false);
-		nb_print_end(NULL);
-	}
-	if (common.json) {
-		emit(&r, true);
-		if (nb_print_end(common.json_path))
-			valid = false;
-	}
-	rc = valid ? NB_EXIT_OK : NB_EXIT_FAIL;
-	if (!r.complete)
-		rc = 128 + stop_signal;
-out:
+	if (!rc)
+		rc = run_one(&r, &common, text);
 	if (r.ctx)
 		r.ops->close(r.ctx);
 	nb_weights_free(r.weights);
