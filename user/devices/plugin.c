@@ -45,8 +45,14 @@ static int search_dirs(char dirs[MAX_DIRS][512])
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (len > 0) {
 		exe[len] = '\0';
+		char up[512], *real;
+
 		nb_strcpy(dirs[n++], 512, dirname(exe));
-		snprintf(dirs[n++], 512, "%.500s/../hip", exe);
+		snprintf(up, sizeof(up), "%.500s/../hip", exe);
+		/* named as ls would name it, in the notice */
+		real = realpath(up, NULL);
+		nb_strcpy(dirs[n++], 512, real ? real : up);
+		free(real);
 	}
 	nb_strcpy(dirs[n++], 512, NB_PLUGIN_LIBDIR);
 	return n;
