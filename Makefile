@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make                    the module (module/gputelemetry.ko) and navibench
+# make                    the module (module/gputelemetry.ko), navibench and,
+#                         where hipcc exists, its GPU plugin (hip/)
 # make KDIR=/path         against other kernel headers
 # make test-modules       also the test-only modules (tests/modules)
 # make lint               sparse (C=2), W=1 and kernel-doc against 6.1 and 6.12,
@@ -17,8 +18,8 @@
 KDIR ?= $(shell scripts/kdir)
 export KDIR
 
-.PHONY: all module test-modules user lint check check-full vmtest vmtest-debug clean help
-all: module user
+.PHONY: all module test-modules user hip lint check check-full vmtest vmtest-debug clean help
+all: module user hip
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
@@ -28,6 +29,16 @@ test-modules:
 
 user:
 	$(MAKE) -C user
+
+# The GPU plugin is optional: navibench loads it with dlopen and runs on
+# the CPU without it, so a machine without ROCm builds everything else.
+HIPCC := $(shell command -v hipcc 2>/dev/null)
+hip:
+ifneq ($(HIPCC),)
+	$(MAKE) -C hip
+else
+	@echo "hip: hipcc not found, the GPU plugin is not built (scripts/install-deps installs it); navibench will run on the CPU"
+endif
 
 # KDIR given (command line, environment): that tree alone.
 lint:
@@ -52,7 +63,8 @@ compile_commands.json:
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C user clean
+	$(MAKE) -C hip clean
 	rm -f compile_commands.json
 
 help:
-	@sed -n '3,14s/^# //p' Makefile
+	@sed -n '3,15s/^# //p' Makefile

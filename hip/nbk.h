@@ -38,6 +38,16 @@ void nbk_cell_pack(int cin, int filters, const float *host_kernel,
 		   float *host_packed);
 
 /*
+ * A BatchNormalization (inference) folded into y = h * scale + shift, for
+ * nbk_step's bn_scale and bn_shift: scale = gamma / sqrt(var + eps),
+ * shift = beta - mean * scale (in double, then rounded).
+ */
+void nbk_bn_fold(int filters, const float *host_gamma,
+		 const float *host_beta, const float *host_mean,
+		 const float *host_var, float eps, float *host_scale,
+		 float *host_shift);
+
+/*
  * One ConvLSTM time step of one layer, for the whole batch:
  *   z = conv3x3(x, Wx) + conv3x3(h_in, Wh) + bias   (implicit GEMM)
  *   i, f, o = hard_sigmoid(z_i, z_f, z_o); g = tanh(z_c)
@@ -87,6 +97,14 @@ int nbk_fma_peak(nbk_stream s, int blocks, int threads, long iters,
 /* a[i] = b[i] + scalar * c[i], i < n. */
 int nbk_triad(nbk_stream s, float *a, const float *b, const float *c,
 	      float scalar, size_t n);
+
+/*
+ * The one timing helper for every test: the GPU time, in milliseconds, of
+ * what fn(arg) enqueues on s, from events recorded on s before and after
+ * it (so host-side launch overhead between kernels counts only where it
+ * leaves the GPU idle). fn returns 0 or -1 (its error in nbk_error()).
+ */
+int nbk_time_ms(nbk_stream s, int (*fn)(void *arg), void *arg, float *ms);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The launch wrappers of hip/nbk.h. One translation unit with the kernels
+ * (a kernel is launched from the unit that defines it, without -fgpu-rdc):
+ * built by hipcc for the AMD targets (one fat object) and by nvcc -x cu for
+ * NVIDIA through cuda_compat.h. Every runtime call goes through NBK_CALL,
+ * every launch is followed by NBK_LAUNCHED (hipGetLastError): a failure
+ * leaves file, line, call and the runtime's error string in nbk_error().
+ */
+#if defined(__NVCC__)
+#include "cuda_compat.h"
+#else
+#include <hip/hip_runtime.h>
+#endif
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "nbk.h"
+#include "kernels/convlstm.hip"
+#include "kernels/heads.hip"
+#include "kernels/micro.hip"
+
+static thread_local char nbk_err[512];
+
+const char *nbk_error(void)
+{
+	return nbk_err;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int nbk_fail(const char *file, int line, const char *fmt, ...)
+{
+	int n = snprintf(nbk_err, sizeof(nbk_err), "%s:%d: ", file, line);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(nbk_err + n, sizeof(nbk_err) - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int nbk_check(hipError_t e, const char *call, const char *file,
+		     int line)
+{
+	if (e == hipSuccess)
+		return 0;
+	return nbk_fail(file, line, "%s: error %d (%s)", call, (int)e,
+			hipGetErrorString(e));
+}
+
+#define NBK_CALL(call) \
+	do { \
+		if (nbk_check((call), #call, __FILE__, __LINE__)) \
+			return -1; \
+	} while (0)
+#define NBK_LAUNCHED(kernel) \
+	NBK_CALL_NAMED(hipGetLastError(), "launch of " #kernel)
+#define NBK_CALL_NAMED(call, name) \
+	do { \
+		if (nbk_check((call), name, __FILE__, __LINE__)) \
+			return -1; \
+	} while (0)
+#define NBK_BAD(...) nbk_fail(__FILE__, __LINE__, __VA_ARGS__)
+
+static dim3 nbk_grid(const struct nbk_geom &g)
+{
+	return dim3(g.grid[0], g.grid[1], g.grid[2]);
+}
+
+size_t nbk_cell_packed_count(int cin, int filters)
+{
+	return nbk_layout_packed_count(cin, filters);
+}
+
+void nbk_cell_pack(int cin, int filters, const float *host_kernel,
+		   const float *host_rkernel, const float *host_bias,
+		   float *host_packed)
+{
+	nbk_layout_pack(cin, filters, host_kernel, host_rkernel, host_bias,
+			host_packed);
+}
+
+void nbk_bn_fold(int filters, const float *host_gamma,
+		 const float *host_beta, const float *host_mean,
+		 const float *host_var, float eps, float *host_scale,
+		 float *host_shift)
+{
+	nbk_layout_bn_fold(filters, host_gamma, host_beta, host_mean, host_var,
+			   eps, host_scale, host_shift);
+}
+
+int nbk_convlstm_step(nbk_stream s, const struct nbk_step *p)
+{
+	if (p->batch < 1 || p->height < 1 || p->width < 1 || p->cin < 1 ||
+	    p->filters < 1 || p->batch > 65535)
+		return NBK_BAD("nbk_convlstm_step: shape %dx%dx%dx%d, %d filters: expected batch 1..65535 and sizes >= 1",
+			       p->batch, p->height, p->width, p->cin, p->filters);
+	if (p->y && (!p->bn_scale || !p->bn_shift))
+		return NBK_BAD("nbk_convlstm_step: y without bn_scale and bn_shift");
+	struct nbk_geom g = nbk_step_geom(p->batch, p->height, p->width,
+					  p->filters);
+
+	nbk_step_kernel<<<nbk_grid(g), g.block, 0, (hipStream_t)s>>>(
+		p->x, (long)p->x_batch_stride, p->h_in, p->c_in, p->h_out,
+		p->c_out, p->w, p->bn_scale, p->bn_shift, p->y,
+		(long)p->y_batch_stride, p->height, p->width, p->cin,
+		p->filters, p->h_in != NULL, p->c_in != NULL, p->y != NULL);
+	NBK_LAUNCHED(nbk_step_kernel);
+	return 0;
+}
+
+int nbk_conv3d_head(nbk_stream s, int batch, int frames, int height,
+		    int width, int channels, const float *in,
+		    const float *kernel, const float *bias, float *out)
+{
+	if (batch < 1 || frames < 1 || height < 1 || width < 1 || channels < 1)
+		return NBK_BAD("nbk_conv3d_head: shape %dx%dx%dx%dx%d: expected sizes >= 1",
+			       batch, frames, height, width, channels);
+	struct nbk_geom g = nbk_head_geom((size_t)batch * frames * height * width);
+
+	nbk_conv3d_head_kernel<<<nbk_grid(g), g.block, 0, (hipStream_t)s>>>(
+		in, kernel, bias, out, batch, frames, height, width, channels);
+	NBK_LAUNCHED(nbk_conv3d_head_kernel);
+	return 0;
+}
+
+int nbk_conv2d_head(nbk_stream s, int batch, int height, int width,
+		    int channels, int out_channels, const float *in,
+		    const float *kernel, const float *bias, float *out)
+{
+	if (batch < 1 || height < 1 || width < 1 || channels < 1 ||
+	    out_channels < 1 || out_channels > NBK_HEAD2D_MAX_OUT)
+		return NBK_BAD("nbk_conv2d_head: shape %dx%dx%dx%d, %d outputs: expected sizes >= 1, outputs <= %d",
+			       batch, height, width, channels, out_channels,
+			       NBK_HEAD2D_MAX_OUT);
+	struct nbk_geom g = nbk_head_geom((size_t)batch * height * width *
+					  out_channels);
+
+	nbk_conv2d_head_kernel<<<nbk_grid(g), g.block, 0, (hipStream_t)s>>>(
+		in, kernel, bias, out, batch, height, width, channels,
+		out_channels);
+	NBK_LAUNCHED(nbk_conv2d_head_kernel);
+	return 0;
+}
+
+int nbk_fma_peak(nbk_stream s, int blocks, int threads, long iters,
+		 float m, float k, float *out, double *flops)
+{
+	if (blocks < 1 || threads < 1 || iters < 0)
+		return NBK_BAD("nbk_fma_peak: %d blocks of %d threads, %ld iterations: expected >= 1, >= 1, >= 0",
+			       blocks, threads, iters);
+	nbk_fma_peak_kernel<<<blocks, threads, 0, (hipStream_t)s>>>(
+		out, iters, m, k, 0.0f);
+	NBK_LAUNCHED(nbk_fma_peak_kernel);
+	*flops = 2.0 * NBK_PEAK_CHAINS * (double)iters * blocks * threads;
+	return 0;
+}
+
+int nbk_triad(nbk_stream s, float *a, const float *b, const float *c,
+	      float scalar, size_t n)
+{
+	if (!n)
+		return 0;
+	struct nbk_geom g = nbk_triad_geom(n);
+
+	nbk_triad_kernel<<<nbk_grid(g), g.block, 0, (hipStream_t)s>>>(
+		a, b, c, scalar, (long)n);
+	NBK_LAUNCHED(nbk_triad_kernel);
+	return 0;
+}
+
+int nbk_time_ms(nbk_stream s, int (*fn)(void *arg), void *arg, float *ms)
+{
+	hipEvent_t ev[2];
+	int rc = -1;
+
+	NBK_CALL(hipEventCreate(&ev[0]));
+	if (nbk_check(hipEventCreate(&ev[1]), "hipEventCreate(&ev[1])",
+		      __FILE__, __LINE__)) {
+		(void)hipEventDestroy(ev[0]);
+		return -1;
+	}
+	if (!nbk_check(hipEventRecord(ev[0], (hipStream_t)s),
+		       "hipEventRecord(ev[0], s)", __FILE__, __LINE__) &&
+	    !fn(arg) &&
+	    !nbk_check(hipEventRecord(ev[1], (hipStream_t)s),
+		       "hipEventRecord(ev[1], s)", __FILE__, __LINE__) &&
+	    !nbk_check(hipEventSynchronize(ev[1]), "hipEventSynchronize(ev[1])",
+		       __FILE__, __LINE__) &&
+	    !nbk_check(hipEventElapsedTime(ms, ev[0], ev[1]),
+		       "hipEventElapsedTime(ms, ev[0], ev[1])", __FILE__,
+		       __LINE__))
+		rc = 0;
+	/* keep the first error: destroying after a failure may fail too */
+	(void)hipEventDestroy(ev[0]);
+	(void)hipEventDestroy(ev[1]);
+	return rc;
+}
