@@ -145,6 +145,13 @@ loader_fallback() {
 	else
 		skipped "loader: the real plugin on this machine" "hip/libnavibench_hip.so not built"
 	fi
+	if [ -e "$TOP/hip/libnavibench_cuda.so" ]; then
+		ldrun NAVIBENCH_PLUGIN_DIR="$TOP/hip" -- run --device 0 --tests fp32-peak --quick
+		[[ $rc -eq 0 && $(head -n 1 <<<"$out") == *"libnavibench_cuda.so (CUDA "*"cudaGetDeviceCount: error "*"): the CPU backend"* ]]
+		ldcheck "loader: the real CUDA plugin without an NVIDIA driver: the runtime's error, then the CPU"
+	else
+		skipped "loader: the real CUDA plugin on this machine" "hip/libnavibench_cuda.so not built (no nvcc)"
+	fi
 	ldrun NAVIBENCH_PLUGIN_DIR="$ld_dir/empty" -- run --device cpu --tests fp32-peak --quick
 	[[ $rc -eq 0 && $(head -n 1 <<<"$out") == *"): the CPU backend runs the suite on the host CPU" &&
 		$out != *"no GPU backend"* ]]
