@@ -44,7 +44,8 @@ struct nb_device {
 	enum nb_device_kind kind;
 	char name[128];		/* marketing name, ASIC name or CPU model */
 	char pci[32];		/* "0000:03:00.0"; empty for the CPU */
-	int hip_ordinal;	/* HIP device number, -1 when HIP lacks it */
+	int hip_ordinal;	/* the GPU plugin's device number, -1 when none */
+	int plugin;		/* which plugin (devices/plugin.h), -1 when none */
 };
 
 /*

@@ -16,6 +16,7 @@
 #include "asic.h"
 #include "cli.h"
 #include "devices.h"
+#include "gpu.h"
 #include "gtfs.h"
 #include "print.h"
 
@@ -492,6 +493,14 @@ static int info_cpu(struct nb_print *p, struct nb_devent *e, struct nb_print_dev
 	return NB_EXIT_OK;
 }
 
+/* A GPU that only a GPU plugin reports: what its runtime says (nb_gpu_info). */
+static int info_hip(struct nb_print *p, struct nb_devent *e, struct nb_print_device *id)
+{
+	begin_device(p, id);
+	nb_str(p, "name", "name", e->dev.name);
+	return NB_EXIT_OK;
+}
+
 /*
  * One command, one record: the device. Each kind's function fills what
  * identifies it (gfx target, ASIC) and begins the record; the index and
@@ -523,10 +532,14 @@ int cmd_info(int argc, char **argv)
 		rc = info_amdgpu(p, e, &id);
 	else if (e->dev.kind == NB_DEV_SIM)
 		rc = info_sim(p, e, &id);
+	else if (e->dev.kind == NB_DEV_HIP)
+		rc = info_hip(p, e, &id);
 	else
 		rc = info_cpu(p, e, &id);
-	if (rc == NB_EXIT_OK)
+	if (rc == NB_EXIT_OK) {
+		nb_gpu_info(p, &e->dev);
 		rc = nb_print_close(p);
+	}
 	else
 		nb_print_discard(p);
 	nb_devices_free(&l);

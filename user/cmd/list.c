@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "devices.h"
+#include "gpu.h"
 #include "print.h"
 
 static bool verbose;
@@ -20,13 +21,14 @@ static const struct cli_option list_opts[] = {
 static const struct cli_spec list_spec = {
 	.name = "list",
 	.summary = "List the devices: amdgpu GPUs in PCI order, simulated GPUs of the "
-		   "gputelemetry module,\nthen the CPU. The index is what --device takes in "
-		   "every command.",
+		   "gputelemetry module,\nGPUs of the GPU plugins not listed already, then the CPU. "
+		   "The index is what --device\ntakes in every command.",
 	.common = CLI_FORMAT | CLI_JSON,
 	.options = list_opts,
 	.epilog = "JSON: {\"devices\": [{index, kind, name, pci, render_node, vendor_id,\n"
 		  "  device_id, revision, driver, runtime_status, gputelemetry, hip_ordinal,\n"
-		  "  status}], \"skipped\": [{device, reason}], \"notes\": [...]}",
+		  "  status, gpu: {plugin, ordinal, arch, compute_units, memory_bytes, clock_mhz,\n"
+		  "  memory_clock_mhz} or null}], \"skipped\": [{device, reason}], \"notes\": [...]}",
 };
 
 static void cell_str_or_null(struct nb_print *p, bool show, const char *s)
@@ -76,6 +78,7 @@ static void list_row(struct nb_print *p, const struct nb_devent *e)
 	else
 		nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = "ok",
 			.text = amd ? e->drm.render : e->dev.kind == NB_DEV_CPU ? "ok" : e->gt_name });
+	nb_gpu_list_cell(p, &e->dev);
 	nb_record_end(p);
 }
 
@@ -117,6 +120,8 @@ static void list_notes(struct nb_print *p, const struct nb_devlist *l, bool gpu,
 			"simulated GPUs (telemetry only)", others);
 	if (l->lib_note[0])
 		nb_note(p, "%s", l->lib_note);
+	if (nb_gpu_backend_note(l))
+		nb_note(p, "%s", nb_gpu_backend_note(l));
 	if (l->gt_note[0])
 		nb_note(p, "%s", l->gt_note);
 }
@@ -137,6 +142,7 @@ int cmd_list(int argc, char **argv)
 		{ "gputelemetry", NULL, false },
 		{ "hip_ordinal", NULL, false },
 		{ "status", "STATUS", false },
+		{ "gpu", "GPU", false },
 	};
 	struct cli_common c;
 	struct nb_devlist l;

@@ -3,7 +3,8 @@
  * navibench predict: next-frame prediction on a movie (.npy, float32,
  * (B, T, H, W, C)) with a model's weights from a safetensors file, or from
  * a seed. The output is written atomically: (B, T, H, W, 1) for
- * convlstm-mono, (B, H, W, 3) for convlstm-color.
+ * convlstm-mono, (B, H, W, 3) for convlstm-color. On a device with a GPU
+ * plugin the plugin's backend runs it; on any other the CPU backend.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "cli.h"
 #include "engine/engine.h"
 #include "navibench.h"
+#include "plugin.h"
 
 int cmd_predict(int argc, char **argv)
 {
@@ -35,12 +37,15 @@ int cmd_predict(int argc, char **argv)
 	const struct cli_spec spec = {
 		.name = "predict",
 		.summary = "predict next frames of a movie with a ConvLSTM model",
+		.common = CLI_DEVICE,
 		.options = opts,
 		.epilog = "convlstm-mono: 40x40x1 frames in, (B, T, 40, 40, 1) out (frame t+1 from frames <= t);\n"
 			  "convlstm-color: 64x64x3 frames in, (B, 64, 64, 3) out (the frame after the last).",
 	};
 	struct cli_common common;
 	struct nb_array in = { 0 }, out = { 0 };
+	const struct nb_backend_ops *ops = &nb_cpu_backend;
+	struct nb_device dev;
 	struct nb_weights *w = NULL;
 	void *ctx = NULL, *prog = NULL;
 	char err[256];
@@ -56,6 +61,15 @@ int cmd_predict(int argc, char **argv)
 	if (!m)
 		return cli_usage_error("predict", "--model: unknown model '%s'; the models are %s",
 				       model, nb_model_names());
+	rc = nb_device_select(common.device, &dev);
+	if (rc)
+		return rc;
+	if (dev.plugin >= 0)
+		ops = nb_plugins_get(dev.plugin)->p->ops;
+	else if (dev.kind != NB_DEV_CPU)
+		fprintf(stderr, "navibench predict: device %d (%s): no GPU backend (%s): running on the CPU\n",
+			dev.index, dev.name, nb_plugins_notice()[0] ? nb_plugins_notice() :
+			"no GPU plugin reports this device");
 	w = nb_weights_alloc(m);
 	if (!w) {
 		fprintf(stderr, "navibench predict: out of memory\n");
@@ -109,11 +123,10 @@ int cmd_predict(int argc, char **argv)
 		out.rank = 4;
 		memcpy(out.shape, s, sizeof(s));
 	}
-	struct nb_backend_config cfg = { .threads = (int)threads };
-	if (nb_cpu_backend.open(&cfg, &ctx, err, sizeof(err)) ||
-	    nb_cpu_backend.model_load(ctx, w, &prog, err, sizeof(err)) ||
-	    nb_cpu_backend.model_forward(ctx, prog, in.data, batch, frames,
-					 out.data, err, sizeof(err))) {
+	struct nb_backend_config cfg = { .device = dev.hip_ordinal, .threads = (int)threads };
+	if (ops->open(&cfg, &ctx, err, sizeof(err)) ||
+	    ops->model_load(ctx, w, &prog, err, sizeof(err)) ||
+	    ops->model_forward(ctx, prog, in.data, batch, frames, out.data, err, sizeof(err))) {
 		fprintf(stderr, "navibench predict: %s\n", err);
 		rc = NB_EXIT_FAIL;
 		goto out;
@@ -121,9 +134,9 @@ int cmd_predict(int argc, char **argv)
 	rc = nb_npy_write(output, &out) ? NB_EXIT_FAIL : NB_EXIT_OK;
 out:
 	if (prog)
-		nb_cpu_backend.model_free(ctx, prog);
+		ops->model_free(ctx, prog);
 	if (ctx)
-		nb_cpu_backend.close(ctx);
+		ops->close(ctx);
 	nb_weights_free(w);
 	nb_array_free(&in);
 	nb_array_free(&out);

@@ -18,17 +18,24 @@
 #include "devices.h"
 #include "engine/engine.h"
 #include "navibench.h"
+#include "plugin.h"
 #include "print.h"
 
 #define RUN_SCHEMA_VERSION 1
+#define RUN_ALL_SCHEMA_VERSION 1
+/* --device all: at most this many devices at once */
+#define NB_MAX_RUN_DEVICES 16
 
 static const char *const isa_choices[] = { "auto", "avx512", "avx2", "generic", NULL };
 
 struct run {
 	struct nb_device dev;
 	const char *device_note;
+	char note[1280];	/* device_note when made up here */
 	const struct nb_backend_ops *ops;
 	void *ctx;
+	int ordinal;		/* GPU backends: the runtime's device */
+	char open_err[256];	/* the backend did not open: why */
 	int isa;
 	long threads, batch, frames, seed;
 	bool quick;
@@ -167,6 +174,17 @@ static void emit_head(struct nb_print *p, struct run *r)
 	nb_obj_end(p);
 }
 
+static void validation_members(struct nb_print *p, const struct nb_validation *v)
+{
+	nb_bool(p, "pass", NULL, v->pass);
+	nb_dbl(p, "max_abs_error", NULL, v->max_abs, 0, NULL);
+	nb_dbl(p, "max_rel_error", NULL, v->max_rel, 0, NULL);
+	nb_dbl(p, "tolerance_abs", NULL, v->tol_abs, 0, NULL);
+	nb_dbl(p, "tolerance_rel", NULL, v->tol_rel, 0, NULL);
+	nb_str(p, "input", NULL, v->input);
+}
+
+/* The validation; on a GPU backend the timed output's check as a member. */
 static void cell_validation(struct nb_print *p, const struct nb_test_result *t)
 {
 	const struct nb_validation *v = &t->valid;
@@ -178,13 +196,13 @@ static void cell_validation(struct nb_print *p, const struct nb_test_result *t)
 	}
 	snprintf(text, sizeof(text), "%s %.1e", v->pass ? "pass" : "INVALID", v->max_abs);
 	nb_cell_obj_begin(p, text);
-	nb_bool(p, "pass", NULL, v->pass);
-	nb_dbl(p, "max_abs_error", NULL, v->max_abs, 0, NULL);
-	nb_dbl(p, "max_rel_error", NULL, v->max_rel, 0, NULL);
-	nb_dbl(p, "tolerance_abs", NULL, v->tol_abs, 0, NULL);
-	nb_dbl(p, "tolerance_rel", NULL, v->tol_rel, 0, NULL);
-	nb_str(p, "input", NULL, v->input);
+	validation_members(p, v);
 	nb_str(p, "reason", NULL, v->reason ? v->reason : "");
+	if (t->timed.ran) {
+		nb_obj_begin(p, "timed_output", NULL);
+		validation_members(p, &t->timed);
+		nb_obj_end(p);
+	}
 	nb_obj_end(p);
 }
 
@@ -259,6 +277,9 @@ static void emit_failures(struct nb_print *p, const struct run *r)
 		nb_text(p, "* non-standard configuration (--batch/--frames): no score");
 	nb_text(p, "Validation: every result against the double-precision reference; "
 		"models |d| <= 1e-4 + 1e-3 |ref|, gates 1e-5 + 1e-4 |ref|, peak and bandwidth exact.");
+	if (r->ops != &nb_cpu_backend)
+		nb_text(p, "The models' timed output too: the last repeat, items 0 and B-1 "
+			"at the full frame count, against the CPU backend, same tolerance.");
 	nb_text(p, "%s", "");
 }
 
@@ -384,28 +405,42 @@ static void measure_peak(struct run *r)
  * SIGINT and SIGTERM blocked while the backend starts its worker threads,
  * which keep that mask: only this thread takes them. Then the handler.
  */
-static int open_backend(struct run *r, const sigset_t *stop_set)
+/* The backend opened on r's device; 0, or -1 with r->open_err set. */
+static int backend_open(struct run *r)
 {
 	struct nb_backend_config bcfg = {
+		.device = r->ordinal,
 		.threads = (int)r->threads,
 		.isa = r->isa ? isa_choices[r->isa] : NULL,
 	};
+
+	return r->ops->open(&bcfg, &r->ctx, r->open_err, sizeof(r->open_err)) ? -1 : 0;
+}
+
+/* From here on SIGINT and SIGTERM ask the run to stop (on_stop_signal). */
+static void catch_stop(const sigset_t *old_mask)
+{
 	struct sigaction sa = { .sa_handler = on_stop_signal,
 				.sa_flags = SA_RESTART | SA_RESETHAND };
-	sigset_t old_mask;
-	char err[256];
 
 	sigemptyset(&sa.sa_mask);
-	pthread_sigmask(SIG_BLOCK, stop_set, &old_mask);
-	if (r->ops->open(&bcfg, &r->ctx, err, sizeof(err))) {
-		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-		fprintf(stderr, "navibench run: %s\n", err);
-		return r->isa ? NB_EXIT_USAGE : NB_EXIT_FAIL;
-	}
 	stop_signal = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	pthread_sigmask(SIG_SETMASK, old_mask, NULL);
+}
+
+static int open_backend(struct run *r, const sigset_t *stop_set)
+{
+	sigset_t old_mask;
+
+	pthread_sigmask(SIG_BLOCK, stop_set, &old_mask);
+	if (backend_open(r)) {
+		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+		fprintf(stderr, "navibench run: %s\n", r->open_err);
+		return r->isa ? NB_EXIT_USAGE : NB_EXIT_FAIL;
+	}
+	catch_stop(&old_mask);
 	return 0;
 }
 
@@ -423,8 +458,10 @@ static void run_tests(struct run *r)
 	struct nb_test_result tmp[NB_TEST_COUNT];
 	bool done[NB_TEST_COUNT] = { false };
 	time_t now = time(NULL);
+	struct tm tm;
 
-	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	/* gmtime_r: with --device all, one thread per device is here */
+	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	r->tty = isatty(STDERR_FILENO);
 	r->peak = NAN;
 	r->peak_from = "not measured";
@@ -482,6 +519,275 @@ static bool write_result(struct run *r, const struct cli_common *common, bool te
 	return valid;
 }
 
+/*
+ * The backend for the device: its plugin's when it has one, else the CPU
+ * backend, with a note saying where the tests run and why (the plugin
+ * loader's one-line notice when no GPU backend can be used).
+ */
+static void select_backend(struct run *r, bool asked_cpu)
+{
+	const struct nb_gpu_plugin *g = nb_plugins_get(r->dev.plugin);
+	const char *notice = nb_plugins_notice();
+
+	r->ops = &nb_cpu_backend;
+	r->device_note = r->note;
+	if (g) {
+		r->ops = g->p->ops;
+		r->ordinal = r->dev.hip_ordinal;
+		snprintf(r->note, sizeof(r->note), "runs on the GPU through the %s plugin (%s; %s)",
+			 g->p->name, g->p->runtime ? g->p->runtime : "runtime version unknown",
+			 g->path);
+	} else if (r->dev.kind == NB_DEV_CPU) {
+		if (asked_cpu || !notice[0])
+			r->device_note = "the CPU backend runs the suite on the host CPU";
+		else
+			snprintf(r->note, sizeof(r->note),
+				 "no GPU backend (%s): the CPU backend runs the suite on the host CPU",
+				 notice);
+	} else if (r->dev.kind == NB_DEV_SIM) {
+		r->device_note = "a simulated GPU (telemetry only): running on the CPU instead";
+	} else if (notice[0]) {
+		snprintf(r->note, sizeof(r->note), "no GPU backend (%s): running on the CPU instead",
+			 notice);
+	} else {
+		snprintf(r->note, sizeof(r->note), "no GPU backend for %s (no plugin's runtime "
+			 "reports this PCI address): running on the CPU instead", r->dev.pci);
+	}
+}
+
+static bool run_valid(const struct run *r)
+{
+	bool valid = r->complete;
+
+	for (int i = 0; i < r->nres; i++)
+		valid &= !r->res[i].error[0] && r->res[i].valid.pass;
+	return valid;
+}
+
+/* ---- --device all ---- */
+
+static void *device_thread(void *arg)
+{
+	struct run *r = arg;
+
+	if (!backend_open(r))
+		run_tests(r);
+	return NULL;
+}
+
+static const char aggregate_method[] =
+	"each test's result summed over the devices; every device ran the whole suite "
+	"at the same time, one host thread each, so the sum is what they delivered "
+	"together (null unless every device's result is valid)";
+
+static const struct nb_test_result *result_of(const struct run *r, int id)
+{
+	for (int i = 0; i < r->nres; i++)
+		if (r->res[i].test->id == (enum nb_test_id)id)
+			return &r->res[i];
+	return NULL;
+}
+
+/* One test over every device: the sum, each device's value, validity. */
+static void aggregate_row(struct nb_print *p, const struct run *runs, int n, int id)
+{
+	double sum = 0;
+	bool valid = true;
+	char a[64], per[512];
+	size_t o = 0;
+
+	per[0] = '\0';
+	for (int k = 0; k < n; k++) {
+		const struct nb_test_result *t = result_of(&runs[k], id);
+		double v = t ? t->value : NAN;
+
+		if (!t || t->error[0] || !t->valid.pass)
+			valid = false;
+		sum += v;
+		if (o < sizeof(per))
+			o += (size_t)snprintf(per + o, sizeof(per) - o, "%s%s", k ? " + " : "",
+					      fmt_value(a, sizeof(a), v));
+	}
+	nb_record_begin(p, NULL);
+	nb_cell_str(p, nb_test_get(id)->name);
+	nb_cell_str(p, nb_test_get(id)->unit);
+	nb_cell_dbl(p, valid ? sum : NAN, fmt_value(a, sizeof(a), valid ? sum : NAN));
+	nb_cell_obj_begin(p, per);
+	nb_arr_begin(p, "per_device", NULL);
+	for (int k = 0; k < n; k++) {
+		const struct nb_test_result *t = result_of(&runs[k], id);
+
+		nb_dbl(p, "value", NULL, t ? t->value : NAN, 6, NULL);
+	}
+	nb_arr_end(p);
+	nb_obj_end(p);
+	nb_cell(p, &(struct nb_value){ .type = NB_V_BOOL, .b = valid,
+				       .text = valid ? "yes" : "NO" });
+	nb_record_end(p);
+}
+
+static void emit_aggregate(struct nb_print *p, const struct run *runs, int n)
+{
+	static const struct nb_column acols[] = {
+		{ "name", "Test", false },
+		{ "unit", "Unit", false },
+		{ "value", "Sum", true },
+		{ "values", "Per device", false },
+		{ "valid", "Valid", false },
+	};
+
+	nb_table_begin(p, "aggregate", acols, (int)(sizeof(acols) / sizeof(acols[0])));
+	for (int id = 0; id < NB_TEST_COUNT; id++)
+		if (runs[0].selected[id])
+			aggregate_row(p, runs, n, id);
+	nb_table_end(p);
+}
+
+/* One device's run, or its error when its backend did not open. */
+static void emit_device(struct nb_print *p, struct run *r)
+{
+	nb_obj_begin(p, NULL, NULL);
+	nb_text(p, "=== device %d (%s): %s", r->dev.index, r->dev.name, r->device_note);
+	if (r->open_err[0]) {
+		nb_i64(p, "device_index", NULL, r->dev.index, NULL);
+		nb_str(p, "name", NULL, r->dev.name);
+		nb_str(p, "error", NULL, r->open_err);
+		nb_bool(p, "valid", NULL, false);
+		nb_text(p, "ERROR: the %s backend did not open: %s", r->ops->name, r->open_err);
+	} else {
+		nb_text(p, "backend: %s (%s)%s", r->ops->name, r->ops->describe(r->ctx),
+			r->quick ? ", quick" : "");
+		nb_text(p, "%s", "");
+		emit(r, p);
+	}
+	nb_obj_end(p);
+	nb_text(p, "%s", "");
+}
+
+static int emit_all(struct run *runs, int n, const char *note, const char *date,
+		    const struct nb_print_ops *fmt, const char *path)
+{
+	bool valid = true, complete = true;
+	struct nb_print *p = nb_print_open(fmt, path, "run");
+
+	for (int k = 0; k < n; k++) {
+		valid &= !runs[k].open_err[0] && run_valid(&runs[k]);
+		complete &= runs[k].open_err[0] || runs[k].complete;
+	}
+	nb_str(p, "schema", NULL, "navibench-run-all");
+	nb_i64(p, "schema_version", NULL, RUN_ALL_SCHEMA_VERSION, NULL);
+	nb_str(p, "date", NULL, date);
+	nb_bool(p, "complete", NULL, complete);
+	nb_str(p, "note", NULL, note);
+	nb_text(p, "navibench run --device all: %s", note);
+	nb_text(p, "%s", "");
+	nb_arr_begin(p, "runs", NULL);
+	for (int k = 0; k < n; k++)
+		emit_device(p, &runs[k]);
+	nb_arr_end(p);
+	nb_text(p, "=== all %d device%s together", n, n == 1 ? "" : "s");
+	emit_aggregate(p, runs, n);
+	nb_str(p, "aggregate_method", NULL, aggregate_method);
+	nb_text(p, "Aggregate: %s.", aggregate_method);
+	nb_bool(p, "valid", NULL, valid);
+	nb_text(p, "Result: %s", !complete ? "INTERRUPTED" :
+		valid ? "all results valid" : "INVALID (see above)");
+	return nb_print_close(p) ? -1 : valid ? 0 : 1;
+}
+
+/* The devices --device all runs on: every GPU with a backend, else the CPU. */
+static int all_devices(struct run *runs, char *note, size_t len)
+{
+	struct nb_devlist l;
+	int n = 0;
+
+	if (nb_devices_scan(&l, NB_SCAN_NAMES))
+		return -1;
+	for (int i = 0; i < l.n && n < NB_MAX_RUN_DEVICES; i++)
+		if (l.dev[i].dev.plugin >= 0)
+			runs[n++].dev = l.dev[i].dev;
+	if (n) {
+		size_t o = (size_t)snprintf(note, len, "%d GPU%s at once, one host thread each:",
+					    n, n == 1 ? "" : "s");
+
+		for (int k = 0; k < n && o < len; k++)
+			o += (size_t)snprintf(note + o, len - o, "%s device %d (%s)",
+					      k ? "," : "", runs[k].dev.index, runs[k].dev.name);
+	} else {
+		runs[n++].dev = l.dev[l.n - 1].dev;
+		snprintf(note, len, "no GPU with a backend (%s): the CPU only",
+			 nb_plugins_notice()[0] ? nb_plugins_notice() : "no plugin device");
+	}
+	nb_devices_free(&l);
+	return n;
+}
+
+/*
+ * navibench run --device all: every device with a GPU backend at once, one
+ * host thread each, each with its own backend context (nothing of a device
+ * is shared between threads; the weights are read-only host memory);
+ * without one, the CPU alone.
+ */
+static int run_all(struct run *base, const struct cli_common *common, bool text)
+{
+	static struct run runs[NB_MAX_RUN_DEVICES];
+	pthread_t th[NB_MAX_RUN_DEVICES];
+	bool started[NB_MAX_RUN_DEVICES] = { false };
+	sigset_t stop_set, old_mask;
+	char note[1280], date[32];
+	bool complete = true;
+	time_t now = time(NULL);
+	struct tm tm;
+	int n, rc = 0;
+
+	n = all_devices(runs, note, sizeof(note));
+	if (n < 0) {
+		fprintf(stderr, "navibench run: out of memory listing devices\n");
+		return NB_EXIT_FAIL;
+	}
+	for (int k = 0; k < n; k++) {
+		struct nb_device dev = runs[k].dev;
+
+		runs[k] = *base;
+		runs[k].dev = dev;
+		select_backend(&runs[k], false);
+	}
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	/* the threads keep SIGINT and SIGTERM blocked: only this one takes them */
+	sigemptyset(&stop_set);
+	sigaddset(&stop_set, SIGINT);
+	sigaddset(&stop_set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop_set, &old_mask);
+	for (int k = 0; k < n; k++) {
+		started[k] = !pthread_create(&th[k], NULL, device_thread, &runs[k]);
+		if (!started[k])
+			snprintf(runs[k].open_err, sizeof(runs[k].open_err),
+				 "cannot start a thread for it");
+	}
+	catch_stop(&old_mask);
+	for (int k = 0; k < n; k++)
+		if (started[k])
+			pthread_join(th[k], NULL);
+	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+	if (text)
+		rc = emit_all(runs, n, note, date, nb_format_ops(NB_FORMAT_TEXT), NULL);
+	if (common->json) {
+		int jrc = emit_all(runs, n, note, date, nb_format_ops(NB_FORMAT_JSON),
+				   common->json_path);
+
+		rc = jrc ? jrc : rc;
+	}
+	for (int k = 0; k < n; k++) {
+		complete &= runs[k].open_err[0] || runs[k].complete;
+		if (runs[k].ctx)
+			runs[k].ops->close(runs[k].ctx);
+		runs[k].ctx = NULL;
+	}
+	if (!complete && stop_signal)
+		return 128 + stop_signal;
+	return rc ? NB_EXIT_FAIL : NB_EXIT_OK;
+}
+
 static int run_main(struct run *r, const struct cli_common *common)
 {
 	/* --json FILE: text on stdout and JSON in FILE; --json: JSON on stdout */
@@ -494,14 +800,14 @@ static int run_main(struct run *r, const struct cli_common *common)
 	rc = parse_tests(r);
 	if (rc)
 		return rc;
+	if (!strcmp(common->device, "all")) {
+		rc = load_weights(r);
+		return rc ? rc : run_all(r, common, text);
+	}
 	rc = nb_device_select(common->device, &r->dev);
 	if (rc)
 		return rc;
-	r->ops = &nb_cpu_backend;
-	if (r->dev.kind == NB_DEV_CPU)
-		r->device_note = "the CPU backend runs the suite on the host CPU";
-	else
-		r->device_note = "no GPU backend in this build: running on the CPU instead";
+	select_backend(r, !strcmp(common->device, "cpu"));
 	rc = load_weights(r);
 	if (rc)
 		return rc;
@@ -559,9 +865,12 @@ int cmd_run(int argc, char **argv)
 		.description =
 			"Runs each test with a warm-up and repeats sized to a target duration,\n"
 			"reports the median, the best and the coefficient of variation, validates\n"
-			"every result against the double-precision reference, and scores the run\n"
-			"against the reference device (1000 = the reference). A device without a\n"
-			"GPU backend in this build runs on the CPU, and the output says so.",
+			"every result against the double-precision reference (on a GPU, the timed\n"
+			"output too, against the CPU backend), and scores the run against the\n"
+			"reference device (1000 = the reference). A device without a GPU backend\n"
+			"runs on the CPU, and the output says why. --device all runs the suite on\n"
+			"every GPU at once, one host thread per device, and reports each device and\n"
+			"the sum of their results.",
 		.common = CLI_DEVICE | CLI_JSON,
 		.options = opts,
 		.epilog = "Exit status: 0 all valid, 1 a test failed or was INVALID, 2 usage, 3 no such device.",

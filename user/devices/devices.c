@@ -20,6 +20,7 @@
 #include "asic.h"
 #include "devices.h"
 #include "gtfs.h"
+#include "plugin.h"
 #include "print.h"
 
 #define MAX_DRM 64
@@ -134,6 +135,7 @@ static struct nb_devent *add_dev(struct nb_devlist *l, enum nb_device_kind kind)
 	d->dev.index = l->n++;
 	d->dev.kind = kind;
 	d->dev.hip_ordinal = -1;
+	d->dev.plugin = -1;
 	return d;
 }
 
@@ -384,14 +386,41 @@ static void scan_gputelemetry(struct nb_devlist *l)
 }
 
 /*
- * HIP devices: the HIP plugin (hip/, dlopen'ed) adds them here. A HIP
- * device whose PCI address matches an amdgpu entry sets that entry's
- * hip_ordinal; the others are appended as NB_DEV_HIP, before the CPU.
- * Nothing to add in a build without the plugin.
+ * GPU devices of the plugins (plugin.h): one whose PCI address matches an
+ * amdgpu entry sets that entry's hip_ordinal, so that the index
+ * "navibench list" gives an RX 5500 XT runs on it through HIP; the others
+ * (a runtime's device libdrm does not see, an NVIDIA GPU) are appended as
+ * NB_DEV_HIP, before the CPU. Nothing is added when no plugin loads.
  */
+static bool parse_pci(const char *s, char *out, size_t n);
+
 static void nb_devices_add_hip(struct nb_devlist *l)
 {
-	(void)l;
+	for (int p = 0; p < nb_plugins_count(); p++) {
+		const struct nb_gpu_plugin *g = nb_plugins_get(p);
+
+		for (int o = 0; o < g->ndev; o++) {
+			const struct nb_plugin_device *pd = &g->dev[o];
+			struct nb_devent *e = NULL;
+			char pci[32] = "";
+
+			if (parse_pci(pd->pci, pci, sizeof(pci)))
+				for (int i = 0; i < l->n && !e; i++)
+					if (l->dev[i].dev.kind == NB_DEV_AMDGPU &&
+					    l->dev[i].dev.hip_ordinal < 0 &&
+					    !strcmp(l->dev[i].dev.pci, pci))
+						e = &l->dev[i];
+			if (!e) {
+				e = add_dev(l, NB_DEV_HIP);
+				if (!e)
+					return;
+				nb_strcpy(e->dev.name, sizeof(e->dev.name), pd->name);
+				nb_strcpy(e->dev.pci, sizeof(e->dev.pci), pci);
+			}
+			e->dev.hip_ordinal = o;
+			e->dev.plugin = p;
+		}
+	}
 }
 
 static void cpu_name(char *buf, size_t n)

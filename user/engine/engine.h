@@ -245,7 +245,7 @@ struct nb_validation {
 	bool ran, pass;
 	double max_abs, max_rel;	/* over the compared values */
 	double tol_abs, tol_rel;	/* pass: |d| <= tol_abs + tol_rel |ref| */
-	char input[160];		/* what was compared */
+	char input[320];		/* what was compared */
 	const char *reason;		/* why this tolerance */
 };
 
@@ -258,7 +258,13 @@ struct nb_test_result {
 	double rate_gflops;		/* NaN when not FLOP-based */
 	double percent_of_peak;		/* NaN when not meaningful */
 	struct nb_stats time;
-	struct nb_validation valid;
+	struct nb_validation valid;	/* the verdict: every check below */
+	/*
+	 * GPU backends: the last timed repeat's output against the CPU
+	 * backend (ran false on the CPU backend, and for tests without a
+	 * model); valid includes it.
+	 */
+	struct nb_validation timed;
 	char error[256];		/* "" when the test ran */
 };
 

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What list, info and run show of a GPU plugin's device (devices/plugin.h),
+ * through the print layer: one call each, so that the commands stay as
+ * they are around it.
+ */
+#ifndef NAVIBENCH_CMD_GPU_H
+#define NAVIBENCH_CMD_GPU_H
+
+#include "devices.h"
+#include "print.h"
+
+/*
+ * nb_gpu_list_cell() - list's "GPU" cell: the plugin's view of the device
+ * (arch, CUs, memory, clocks) in text, an object in JSON; "-" / null when
+ * the device has no plugin.
+ */
+void nb_gpu_list_cell(struct nb_print *p, const struct nb_device *d);
+
+/*
+ * nb_gpu_backend_note() - why no GPU backend can be used, when it matters
+ * for this list: an amdgpu device that will run the benchmark on the CPU.
+ * NULL otherwise.
+ */
+const char *nb_gpu_backend_note(const struct nb_devlist *l);
+
+/*
+ * nb_gpu_info() - info's "GPU runtime" section: what the plugin's runtime
+ * reports of the device (nb_plugin_device, runtime and driver versions),
+ * or, for a GPU without one, why it has none.
+ */
+void nb_gpu_info(struct nb_print *p, const struct nb_device *d);
+
+#endif /* NAVIBENCH_CMD_GPU_H */
