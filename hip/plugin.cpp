@@ -237,6 +237,7 @@ static int gpu_timed(struct gpu *g, int (*enqueue)(void *arg), void *arg,
 {
 	float ms = 0;
 
+	g->last_gpu_s = NAN;
 	if (nbk_time_ms(g->stream, enqueue, arg, &ms))
 		return nbk_fail(err, errlen);
 	g->last_gpu_s = ms * 1e-3;
@@ -788,6 +789,12 @@ static int peak_enqueue(void *arg)
 			    pk->iters, pk->m, pk->k, g->peak_out, &pk->flops);
 }
 
+/* nb_backend_ops.device_seconds: the last gpu_timed() span, NaN when none */
+static double gpu_device_seconds(void *ctx)
+{
+	return ((struct gpu *)ctx)->last_gpu_s;
+}
+
 /* *lane: thread 0's value when every thread's agrees, else NaN */
 static double gpu_fma_peak(void *ctx, long iters, float m, float k,
 			   float *lane)
@@ -886,6 +893,7 @@ static const struct nb_backend_ops gpu_ops = {
 	.cell_free = gpu_cell_free,
 	.fma_peak = gpu_fma_peak,
 	.triad = gpu_triad,
+	.device_seconds = gpu_device_seconds,
 };
 
 /*

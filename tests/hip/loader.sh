@@ -119,7 +119,7 @@ loader_fallback() {
 	}
 	ld_fallback "no plugin" "no GPU plugin found (libnavibench_hip.so, libnavibench_cuda.so; looked in $ld_dir/empty)" \
 		NAVIBENCH_PLUGIN_DIR="$ld_dir/empty"
-	ld_fallback "interface version mismatch" "libnavibench_hip.so has interface version 99, this navibench needs 1" \
+	ld_fallback "interface version mismatch" "libnavibench_hip.so has interface version 99, this navibench needs 2" \
 		NAVIBENCH_PLUGIN_DIR="$ld_dir/ok" NBFAKE_ABI=99 NBFAKE_DEVICES="$ld_two"
 	ld_fallback "runtime missing" "libnavibench_hip.so is present but its runtime is missing (libnbfake_hip_runtime.so.5: cannot open shared object file" \
 		NAVIBENCH_PLUGIN_DIR="$ld_dir/norun" NBFAKE_DEVICES="$ld_two"
@@ -276,7 +276,8 @@ loader_all() {
 		and (.runs | all(.schema == "navibench-run" and .valid))
 		and (.aggregate | length) == 2
 		and (.aggregate[] | select(.name == "convlstm-mono")
-		     | .valid and (.values | length) == 2 and ((.value - (.values | add)) | fabs) < 1e-9)
+		     | .valid and (.values.per_device | length) == 2
+		       and ((.value - (.values.per_device | add)) | fabs) < 1e-9)
 		and (.aggregate_method | test("summed"))' "$ld_dir/all.json"
 	ldshim "${ld_env[@]}" NBFAKE_WRONG_FRAMES=3 -- run --device all --tests convlstm-mono --quick --batch 2 --frames 3 --json "$ld_dir/allbad.json"
 	[[ $rc -eq 1 ]]

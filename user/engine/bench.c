@@ -171,6 +171,17 @@ static void progress(const struct nb_run_config *cfg, const char *test,
 
 #define MAX_REPEATS 1000
 
+/*
+ * One repeat's time: the backend's device time for the call when it has
+ * one (GPU backends: events on the stream), else the host clock's.
+ */
+static double repeat_time(const struct job *j, double host)
+{
+	double dev = j->ops->device_seconds ? j->ops->device_seconds(j->ctx) : NAN;
+
+	return isfinite(dev) && dev > 0 ? dev : host;
+}
+
 static int timed(struct job *j, const struct nb_run_config *cfg,
 		 const char *test, struct nb_stats *st)
 {
@@ -182,7 +193,7 @@ static int timed(struct job *j, const struct nb_run_config *cfg,
 	double t0 = now();
 	if (j->repeat(j))
 		return -1;
-	double warm = now() - t0;
+	double warm = repeat_time(j, now() - t0);
 	int reps = warm > 0 ? (int)ceil(target / warm) : MAX_REPEATS;
 
 	if (reps < min_reps)
@@ -194,7 +205,7 @@ static int timed(struct job *j, const struct nb_run_config *cfg,
 		t0 = now();
 		if (j->repeat(j))
 			return -1;
-		t[i] = now() - t0;
+		t[i] = repeat_time(j, now() - t0);
 	}
 	stats(t, reps, st);
 	return 0;
@@ -487,7 +498,7 @@ static int run_peak(const struct nb_backend_ops *ops, void *ctx,
 		double t0 = now();
 
 		ops->fma_peak(ctx, j.iters, peak_m, peak_k, &j.lane);
-		t = now() - t0;
+		t = repeat_time(&j, now() - t0);
 		if (t >= 0.0125)
 			break;
 	}

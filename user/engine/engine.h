@@ -195,6 +195,17 @@ struct nb_backend_ops {
 	/* a[i] = b[i] + s * c[i] over n floats, all threads. */
 	void (*triad)(void *ctx, float *a, const float *b, const float *c,
 		      float s, size_t n);
+
+	/*
+	 * The device time, in seconds, of the last model_forward, cell_step,
+	 * fma_peak or triad call: what a GPU backend measures with events on
+	 * its stream around that call's kernels, so the copies between host
+	 * and device that the host-memory interface needs (triad's arrays,
+	 * the model's input and output) are not counted. NaN when not known.
+	 * NULL for a backend that runs on the host (the CPU backend): the
+	 * benchmark then times the call with the host clock.
+	 */
+	double (*device_seconds)(void *ctx);
 };
 
 extern const struct nb_backend_ops nb_cpu_backend;

@@ -19,7 +19,7 @@
 
 #include "engine.h"
 
-#define NB_PLUGIN_ABI_VERSION 1
+#define NB_PLUGIN_ABI_VERSION 2
 #define NB_PLUGIN_SYMBOL "navibench_plugin"
 
 /* One GPU as the plugin's runtime sees it. Unknown numbers are 0. */
