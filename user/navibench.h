@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define NAVIBENCH_VERSION "0.1.0"
+
 /* Exit statuses (navibench(1), EXIT STATUS). */
 enum nb_exit {
 	NB_EXIT_OK = 0,		/* done; every test valid */
@@ -67,5 +69,14 @@ int cmd_sensors(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+struct json_object;
+/*
+ * nb_info_json() - what `navibench info --device DEVICE --json` prints, as
+ * a json-c object (the caller's reference), or NULL when the device cannot
+ * be read. For the run result's system record.
+ */
+struct json_object *nb_info_json(const char *device);
 
 #endif /* NAVIBENCH_H */

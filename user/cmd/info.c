@@ -439,6 +439,44 @@ static int info_cpu(struct nb_devent *e)
 	return NB_EXIT_OK;
 }
 
+/* The device's record into the current print document. */
+static int info_emit(const struct nb_devlist *l, struct nb_devent *e)
+{
+	nb_i64("index", "device", e->dev.index, NULL);
+	nb_str("kind", "kind", nb_device_kind_name(e->dev.kind));
+	switch (e->dev.kind) {
+	case NB_DEV_AMDGPU:
+		return info_amdgpu(e);
+	case NB_DEV_SIM:
+		return info_sim(e);
+	case NB_DEV_CPU:
+		if (l->n == 1 && !nb_print_is_json())
+			fprintf(stderr, "navibench info: no AMD GPU found; device %d is the CPU\n",
+				e->dev.index);
+		return info_cpu(e);
+	default:
+		return info_cpu(e);
+	}
+}
+
+struct json_object *nb_info_json(const char *device)
+{
+	struct nb_devlist l;
+	struct nb_devent *e;
+	struct json_object *o = NULL;
+
+	if (!nb_devices_scan(&l, NB_SCAN_NAMES)) {
+		if (!nb_devices_find(&l, device, "info", &e)) {
+			nb_print_begin(true);
+			if (info_emit(&l, e) == NB_EXIT_OK)
+				o = json_object_get(nb_print_root());
+			nb_print_discard();
+		}
+		nb_devices_free(&l);
+	}
+	return o;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	struct cli_common c;
@@ -456,25 +494,7 @@ int cmd_info(int argc, char **argv)
 		return rc;
 	}
 	nb_print_begin(c.json);
-	nb_i64("index", "device", e->dev.index, NULL);
-	nb_str("kind", "kind", nb_device_kind_name(e->dev.kind));
-	switch (e->dev.kind) {
-	case NB_DEV_AMDGPU:
-		rc = info_amdgpu(e);
-		break;
-	case NB_DEV_SIM:
-		rc = info_sim(e);
-		break;
-	case NB_DEV_CPU:
-		if (l.n == 1 && !nb_print_is_json())
-			fprintf(stderr, "navibench info: no AMD GPU found; device %d is the CPU\n",
-				e->dev.index);
-		rc = info_cpu(e);
-		break;
-	default:
-		rc = info_cpu(e);
-		break;
-	}
+	rc = info_emit(&l, e);
 	if (rc == NB_EXIT_OK)
 		rc = nb_print_end(c.json_path);
 	else

@@ -18,10 +18,11 @@
 #include "cli.h"
 #include "devices.h"
 #include "engine/engine.h"
+#include "engine/system.h"
 #include "navibench.h"
 #include "print.h"
 
-#define RUN_SCHEMA_VERSION 1
+#define RUN_SCHEMA_VERSION 2
 
 static const char *const isa_choices[] = { "auto", "avx512", "avx2", "generic", NULL };
 
@@ -42,6 +43,7 @@ struct run {
 	double peak;		/* GFLOP/s for the percentages */
 	const char *peak_from;
 	char date[32];
+	struct nb_system sys;	/* JSON: the "system" record */
 	/* progress line */
 	bool tty;
 	int index, count;
@@ -148,7 +150,21 @@ static const struct nb_column cols[] = {
 	{ "work_per_repeat", NULL, false },
 	{ "reference_value", NULL, false },
 	{ "description", NULL, false },
+	{ "times_s", NULL, false },
 };
+
+/* Every repeat's time, in the order run: what compare judges noise by. */
+static struct json_object *times_json(const struct nb_test_result *t)
+{
+	struct json_object *a;
+
+	if (t->error[0])
+		return NULL;
+	a = json_object_new_array();
+	for (int i = 0; i < t->time.repeats && i < NB_MAX_REPEATS; i++)
+		json_object_array_add(a, jdbl(t->time.times[i]));
+	return a;
+}
 
 static void emit(struct run *r, bool json)
 {
@@ -195,6 +211,8 @@ static void emit(struct run *r, bool json)
 		nb_missing("peak_gflops", "fp32 peak for %", r->peak_from);
 	nb_str("peak_source", NULL, r->peak_from);
 	nb_obj_end();
+	if (json)
+		nb_system_emit(&r->sys);
 
 	if (!json)
 		nb_text("%s", "");
@@ -240,6 +258,7 @@ static void emit(struct run *r, bool json)
 		nb_cell(jdbl(nb_reference.value[t->test->id] > 0 ?
 			     nb_reference.value[t->test->id] : NAN), "-");
 		nb_cell(json_object_new_string(t->test->what), "%s", t->test->what);
+		nb_cell(times_json(t), "-");
 		nb_row_end();
 	}
 	nb_table_end();
@@ -272,6 +291,7 @@ static void emit(struct run *r, bool json)
 		nb_missing("value", "Score", why);
 	nb_str("method", NULL,
 	       "geometric mean over the five tests of result / reference result x 1000");
+	nb_str("reference_id", NULL, nb_reference.id);
 	nb_obj_begin("reference", NULL);
 	nb_str("machine", NULL, nb_reference.machine);
 	nb_str("cpu", NULL, nb_reference.cpu);
@@ -295,6 +315,11 @@ static void emit(struct run *r, bool json)
 	nb_bool("valid", NULL, all_valid);
 }
 
+/*
+ * --tests: names separated by single commas. An empty element ("a,,b",
+ * a leading or trailing comma) is a usage error, not skipped: it is most
+ * likely a name lost in a script's variable.
+ */
 static int parse_tests(struct run *r)
 {
 	if (!r->tests_arg) {
@@ -302,28 +327,26 @@ static int parse_tests(struct run *r)
 			r->selected[i] = true;
 		return 0;
 	}
-	char *s = strdup(r->tests_arg), *save = NULL;
-	int n = 0;
+	const char *p = r->tests_arg;
 
-	if (!s)
-		return NB_EXIT_FAIL;
-	for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct nb_test_info *ti = nb_test_find(tok);
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char name[64];
+		const struct nb_test_info *ti;
 
-		if (!ti) {
-			int rc = cli_usage_error("run", "--tests: unknown test '%s'; the tests are %s",
-						 tok, nb_test_names());
-			free(s);
-			return rc;
-		}
+		if (!len)
+			return cli_usage_error("run", "--tests '%s': an empty test name (two commas, or a comma at an end); the tests are %s",
+					       r->tests_arg, nb_test_names());
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		ti = len < sizeof(name) ? nb_test_find(name) : NULL;
+		if (!ti)
+			return cli_usage_error("run", "--tests: unknown test '%.*s'; the tests are %s",
+					       (int)len, p, nb_test_names());
 		r->selected[ti->id] = true;
-		n++;
+		if (!p[len])
+			return 0;
+		p += len + 1;
 	}
-	free(s);
-	if (!n)
-		return cli_usage_error("run", "--tests: empty list; the tests are %s",
-				       nb_test_names());
-	return 0;
 }
 
 static int load_weights(struct run *r)
@@ -417,6 +440,12 @@ int cmd_run(int argc, char **argv)
 	rc = parse_tests(&r);
 	if (rc)
 		return rc;
+	const struct cli_file in[] = { { "--weights", r.weights_path } };
+	const struct cli_file out[] = { { "--json", common.json_path } };
+
+	rc = cli_check_outputs("run", in, 1, out, 1);
+	if (rc)
+		return rc;
 	rc = nb_device_select(common.device, &r.dev);
 	if (rc)
 		return rc;
@@ -464,6 +493,9 @@ int cmd_run(int argc, char **argv)
 		fflush(stdout);
 	}
 
+	nb_system_start(&r.sys, r.dev.pci);
+	if (common.json)
+		r.sys.device_info = nb_info_json(common.device);
 	time_t now = time(NULL);
 	strftime(r.date, sizeof(r.date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	r.tty = isatty(STDERR_FILENO);
@@ -510,6 +542,7 @@ int cmd_run(int argc, char **argv)
 	 * whole (nb_print_end: temporary file and rename).
 	 */
 	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+	nb_system_end(&r.sys);
 	for (int i = 0; i < NB_TEST_COUNT; i++)
 		if (r.selected[i] && done[i])
 			r.res[r.nres++] = tmp[i];
@@ -535,5 +568,6 @@ out:
 	if (r.ctx)
 		r.ops->close(r.ctx);
 	nb_weights_free(r.weights);
+	nb_system_free(&r.sys);
 	return rc;
 }

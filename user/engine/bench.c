@@ -96,6 +96,7 @@ static void stats(const double *t, int n, struct nb_stats *s)
 	s->median = n % 2 ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
 	s->min = c[0];
 	s->max = c[n - 1];
+	memcpy(s->times, t, sizeof(double) * n);	/* kept for compare */
 	free(c);
 }
 
@@ -169,7 +170,7 @@ static void progress(const struct nb_run_config *cfg, const char *test,
 	cfg->progress(cfg->progress_arg, test, buf);
 }
 
-#define MAX_REPEATS 1000
+#define MAX_REPEATS NB_MAX_REPEATS
 
 static int timed(struct job *j, const struct nb_run_config *cfg,
 		 const char *test, struct nb_stats *st)
