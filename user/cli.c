@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "navibench.h"
+#include "print.h"
 
 static const struct cli_option common_device =
 	CLI_STRING_OPT("device", 'd', NULL, "DEV",
@@ -21,6 +22,9 @@ static const struct cli_option common_json =
 	{ .name = "json", .short_name = 'j', .type = CLI_T_STRING,
 	  .metavar = "[=FILE]",
 	  .help = "print JSON instead of text; to FILE when given (- for stdout)" };
+static const struct cli_option common_format =
+	CLI_CHOICE_OPT("format", 0, NULL, "FMT", nb_format_names,
+		       "output format (default text)");
 static const struct cli_option common_help =
 	CLI_FLAG_OPT("help", 'h', NULL, "show this help and exit");
 
@@ -305,6 +309,8 @@ void cli_help(const struct cli_spec *spec)
 		help_line(&common_device);
 	for (const struct cli_option *o = spec->options; o && o->name; o++)
 		help_line(o);
+	if (spec->common & CLI_FORMAT)
+		help_line(&common_format);
 	if (spec->common & CLI_JSON)
 		help_line(&common_json);
 	help_line(&common_help);
@@ -330,22 +336,125 @@ static const struct cli_option *find_short(const struct cli_spec *spec, char c)
 	return NULL;
 }
 
+/* Which option an argument names. */
+enum common_opt { OPT_OWN, OPT_DEVICE, OPT_JSON, OPT_FORMAT, OPT_HELP };
+
+struct parsed_arg {
+	enum common_opt which;
+	const struct cli_option *o;	/* OPT_OWN: the command's option, NULL: unknown */
+	const char *value;		/* "--opt=value", "-ovalue"; NULL when none */
+	char name[64];			/* as typed, for messages */
+};
+
+static void classify(const struct cli_spec *spec, const char *arg, struct parsed_arg *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (arg[1] == '-') {
+		const char *name = arg + 2;
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+
+		if (eq)
+			a->value = eq + 1;
+		snprintf(a->name, sizeof(a->name), "--%.*s", (int)len, name);
+		if ((spec->common & CLI_DEVICE) && len == 6 && !strncmp(name, "device", 6))
+			a->which = OPT_DEVICE;
+		else if ((spec->common & CLI_JSON) && len == 4 && !strncmp(name, "json", 4))
+			a->which = OPT_JSON;
+		else if ((spec->common & CLI_FORMAT) && len == 6 && !strncmp(name, "format", 6))
+			a->which = OPT_FORMAT;
+		else if (len == 4 && !strncmp(name, "help", 4))
+			a->which = OPT_HELP;
+		else
+			a->o = find_long(spec, name, len);
+		return;
+	}
+	if (arg[2])
+		a->value = arg + 2;
+	snprintf(a->name, sizeof(a->name), "-%c", arg[1]);
+	if ((spec->common & CLI_DEVICE) && arg[1] == 'd')
+		a->which = OPT_DEVICE;
+	else if ((spec->common & CLI_JSON) && arg[1] == 'j')
+		a->which = OPT_JSON;
+	else if (arg[1] == 'h')
+		a->which = OPT_HELP;
+	else
+		a->o = find_short(spec, arg[1]);
+}
+
+/*
+ * --json alone prints to stdout; --json=FILE and "--json FILE" (FILE not
+ * starting with '-') write FILE. *i moves past a value taken.
+ */
+static int take_json(const struct cli_spec *spec, int argc, char **argv, int *i,
+		     const char *value, struct cli_common *common)
+{
+	common->json = true;
+	if (!value && !spec->positional && *i + 1 < argc && argv[*i + 1][0] != '-')
+		value = argv[++*i];
+	else if (!value && *i + 1 < argc && !strcmp(argv[*i + 1], "-"))
+		value = argv[++*i];
+	if (value && !*value)
+		return cli_usage_error(spec->name,
+				       "--json: empty file name; give --json alone for stdout");
+	common->json_path = value;
+	return 0;
+}
+
+/* --format and --json together: --json is --format json, and a format is not ready. */
+static int settle_format(const struct cli_spec *spec, int format, bool format_given,
+			 struct cli_common *common)
+{
+	const char *why = NULL;
+
+	if (common->json && format_given && format != NB_FORMAT_JSON)
+		return cli_usage_error(spec->name, "--json is --format json; it cannot go with "
+				       "--format %s: give one of them", nb_format_names[format]);
+	if (common->json)
+		format = NB_FORMAT_JSON;
+	common->format = nb_format_ops((enum nb_format)format);
+	if (!nb_format_ready(common->format, &why))
+		return cli_usage_error(spec->name, "--format %s: %s in this build; the formats "
+				       "are text, json and csv", nb_format_names[format], why);
+	return CLI_CONTINUE;
+}
+
+/* An option's value: given with it, or the next argument. */
+static int take_value(const struct cli_spec *spec, int argc, char **argv, int *i,
+		      struct parsed_arg *a)
+{
+	if (a->which == OPT_DEVICE || a->which == OPT_FORMAT || a->o->type != CLI_T_FLAG) {
+		if (a->value)
+			return 0;
+		if (*i + 1 >= argc)
+			return cli_usage_error(spec->name, "%s needs a value (%s)", a->name,
+					       a->which == OPT_DEVICE ? "DEV" :
+					       a->which == OPT_FORMAT ? common_format.metavar :
+					       a->o->metavar ? a->o->metavar : "VALUE");
+		a->value = argv[++*i];
+		return 0;
+	}
+	if (a->value)
+		return cli_usage_error(spec->name, "%s takes no value (got '%s')", a->name,
+				       a->value);
+	return 0;
+}
+
 int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 	      struct cli_common *common)
 {
-	bool only_args = false;
-	int nargs = 0;
+	struct cli_option format_opt = common_format;
+	bool only_args = false, format_given = false;
+	int nargs = 0, format = NB_FORMAT_TEXT, rc;
 
 	memset(common, 0, sizeof(*common));
 	common->device = "0";
 	common->args = argv + 1;
+	format_opt.value = &format;
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
-		const struct cli_option *o = NULL;
-		const char *value = NULL;
-		char optname[64];
-		bool is_device = false, is_json = false, is_help = false;
+		struct parsed_arg a;
 
 		if (only_args || arg[0] != '-' || !arg[1]) {
 			if (!spec->positional)
@@ -357,87 +466,35 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 			only_args = true;
 			continue;
 		}
-		if (arg[1] == '-') {
-			const char *name = arg + 2;
-			const char *eq = strchr(name, '=');
-			size_t len = eq ? (size_t)(eq - name) : strlen(name);
-
-			if (eq)
-				value = eq + 1;
-			snprintf(optname, sizeof(optname), "--%.*s", (int)len, name);
-			if ((spec->common & CLI_DEVICE) && len == 6 && !strncmp(name, "device", 6))
-				is_device = true;
-			else if ((spec->common & CLI_JSON) && len == 4 && !strncmp(name, "json", 4))
-				is_json = true;
-			else if (len == 4 && !strncmp(name, "help", 4))
-				is_help = true;
-			else
-				o = find_long(spec, name, len);
-		} else {
-			if (arg[2])
-				value = arg + 2;
-			snprintf(optname, sizeof(optname), "-%c", arg[1]);
-			if ((spec->common & CLI_DEVICE) && arg[1] == 'd')
-				is_device = true;
-			else if ((spec->common & CLI_JSON) && arg[1] == 'j')
-				is_json = true;
-			else if (arg[1] == 'h')
-				is_help = true;
-			else
-				o = find_short(spec, arg[1]);
-		}
-
-		if (is_help) {
+		classify(spec, arg, &a);
+		if (a.which == OPT_HELP) {
 			cli_help(spec);
 			return NB_EXIT_OK;
 		}
-		if (is_json) {
-			/*
-			 * --json alone prints to stdout; --json=FILE and
-			 * "--json FILE" (FILE not starting with '-') write FILE.
-			 */
-			common->json = true;
-			if (!value && !spec->positional && i + 1 < argc &&
-			    argv[i + 1][0] != '-')
-				value = argv[++i];
-			else if (!value && i + 1 < argc && !strcmp(argv[i + 1], "-"))
-				value = argv[++i];
-			if (value && !*value)
-				return cli_usage_error(spec->name,
-						       "--json: empty file name; give --json alone for stdout");
-			common->json_path = value;
+		if (a.which == OPT_JSON) {
+			rc = take_json(spec, argc, argv, &i, a.value, common);
+			if (rc)
+				return rc;
 			continue;
 		}
-		if (!is_device && !o)
-			return cli_usage_error(spec->name, "unknown option '%s'", optname);
-
-		if (is_device || o->type != CLI_T_FLAG) {
-			if (!value) {
-				if (i + 1 >= argc)
-					return cli_usage_error(spec->name, "%s needs a value (%s)",
-							       optname,
-							       is_device ? "DEV" :
-							       o->metavar ? o->metavar : "VALUE");
-				value = argv[++i];
-			}
-		} else if (value) {
-			return cli_usage_error(spec->name, "%s takes no value (got '%s')",
-					       optname, value);
-		}
-
-		if (is_device) {
-			if (!*value)
+		if (a.which == OPT_OWN && !a.o)
+			return cli_usage_error(spec->name, "unknown option '%s'", a.name);
+		rc = take_value(spec, argc, argv, &i, &a);
+		if (rc)
+			return rc;
+		if (a.which == OPT_DEVICE) {
+			if (!*a.value)
 				return cli_usage_error(spec->name,
 						       "--device: empty value; expected an index, a PCI address or cpu");
-			common->device = value;
+			common->device = a.value;
 			common->device_given = true;
 			continue;
 		}
-		int rc = set_value(spec, o, value);
-
+		format_given |= a.which == OPT_FORMAT;
+		rc = set_value(spec, a.which == OPT_FORMAT ? &format_opt : a.o, a.value);
 		if (rc)
 			return rc;
 	}
 	common->nargs = nargs;
-	return CLI_CONTINUE;
+	return settle_format(spec, format, format_given, common);
 }

@@ -30,6 +30,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct nb_print_ops;
+
 enum cli_type {
 	CLI_T_FLAG,		/* bool *: set to true, takes no value */
 	CLI_T_STRING,		/* const char **: any non-empty value */
@@ -73,6 +75,8 @@ struct cli_option {
 enum {
 	CLI_DEVICE = 1 << 0,	/* -d, --device DEV */
 	CLI_JSON = 1 << 1,	/* -j, --json[=FILE] */
+	CLI_FORMAT = 1 << 2,	/* --format FMT (text, json, csv, prometheus); with
+				 * CLI_JSON, --json is --format json */
 };
 
 struct cli_spec {
@@ -80,7 +84,7 @@ struct cli_spec {
 	const char *summary;	/* one line, shown in --help */
 	const char *description;	/* optional paragraph(s) after the usage */
 	const char *positional;	/* e.g. "FILE...": positional arguments allowed */
-	unsigned int common;	/* CLI_DEVICE | CLI_JSON */
+	unsigned int common;	/* CLI_DEVICE | CLI_JSON | CLI_FORMAT */
 	const struct cli_option *options;	/* may be NULL */
 	const char *epilog;	/* optional text after the options */
 };
@@ -91,6 +95,11 @@ struct cli_common {
 	bool device_given;
 	bool json;		/* --json given */
 	const char *json_path;	/* --json=FILE; NULL or "-" for stdout */
+	/*
+	 * The output format: --format's, json for --json, else text. Only
+	 * formats this build implements (nb_format_ready()) get here.
+	 */
+	const struct nb_print_ops *format;
 	int nargs;		/* positional arguments (spec.positional) */
 	char **args;
 };

@@ -71,12 +71,11 @@ int cmd_predict(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
-struct json_object;
 /*
- * nb_info_json() - what `navibench info --device DEVICE --json` prints, as
- * a json-c object (the caller's reference), or NULL when the device cannot
- * be read. For the run result's system record.
+ * nb_info_json_text() - what `navibench info --device DEVICE --json`
+ * prints (malloc'd, the caller frees), or NULL when the device cannot be
+ * read. For the run result's system record.
  */
-struct json_object *nb_info_json(const char *device);
+char *nb_info_json_text(const char *device);
 
 #endif /* NAVIBENCH_H */

@@ -86,15 +86,15 @@ check_cmd "  ... and reference.c's id is reference.json's sha256" \
 # ---- navibench compare ----
 check_cmd "compare r1 r2: exit 0" saved "$tmp/cmp.txt" "$nb" compare "$tmp/r1.json" "$tmp/r2.json"
 check_cmd "  ... a row per test with ratio, p and verdict; the method stated" \
-	bash -c 'grep -qE "^fp32-peak +GFLOP/s +[0-9.]+ +[0-9.]+ +[0-9.]+ +[<0-9.]+ +(within noise|faster|slower)" "$1" &&
+	bash -c 'grep -qE "^fp32-peak +GFLOP/s +[0-9.]+ +[0-9.]+ +[0-9.]+ +[<0-9.-]+ +(within noise|faster|slower|too few repeats)" "$1" &&
 		grep -qE "^mem-bandwidth +GB/s" "$1" && grep -q "^Method: Mann-Whitney U" "$1" &&
-		grep -qE "^base +r1.json +[0-9]{4}-" "$1"' _ "$tmp/cmp.txt"
+		grep -q "^Base r1.json:" "$1" && grep -q "^New r2.json:" "$1"' _ "$tmp/cmp.txt"
 check_cmd "compare --format json: runs, tests, scores, no warnings" \
 	bash -c '"$1" compare --format json "$2/r1.json" "$2/r2.json" | jq -e "
 		.schema == \"navibench-compare\" and (.runs | length == 2) and .runs[0].role == \"base\"
 		and (.tests | length == 2) and all(.tests[]; (.ratio | type == \"number\")
 		and (.p_value >= 0 and .p_value <= 1) and .base_repeats >= 2)
-		and .warnings == [] and (.scores | length == 1)"' _ "$nb" "$tmp"
+		and (.notes // []) == [] and (.scores | length == 1)"' _ "$nb" "$tmp"
 check_cmd "compare --format csv: a header and a line per test, 12 fields" \
 	bash -c '"$1" compare --format csv "$2/r1.json" "$2/r2.json" >"$2/cmp.csv" &&
 		[ "$(wc -l <"$2/cmp.csv")" -eq 3 ] &&
@@ -124,23 +124,24 @@ check_cmd "compare 2 repeats against 2: too few repeats, not within noise" \
 		all(.tests[]; .verdict == \"too few repeats\" and (.note | test(\"cannot go below 0.33\")))"' \
 	_ "$nb" "$tmp"
 
-check_cmd "compare runs of another seed: a warning naming the seed" \
-	bash -c '"$1" compare --format json "$2/r1.json" "$2/r3.json" 2>"$2/e1" |
-		jq -e ".warnings | length == 1 and (.[0] | test(\"seed 1.*seed 2\"))" &&
-		grep -q "warning: .*seed 1" "$2/e1"' _ "$nb" "$tmp"
+check_cmd "compare runs of another seed: a warning naming the seed (JSON notes; stderr)" \
+	bash -c '"$1" compare --format json "$2/r1.json" "$2/r3.json" |
+		jq -e ".notes | length == 1 and (.[0] | test(\"seed 1.*seed 2\"))" &&
+		"$1" compare "$2/r1.json" "$2/r3.json" 2>&1 >/dev/null |
+		grep -q "navibench compare: warning: .*seed 1"' _ "$nb" "$tmp"
 expect_usage "compare --strict runs of another seed" "--strict: 1 difference" \
 	"$nb" compare --strict "$tmp/r1.json" "$tmp/r3.json"
 jq '.score.reference_id = "sha256:0000000000000000"' "$tmp/r2.json" >"$tmp/otherref.json"
 check_cmd "compare a score made against another reference: warned, not compared" \
 	bash -c '"$1" compare --format json "$2/r1.json" "$2/otherref.json" 2>/dev/null | jq -e "
-		(.warnings[0] | test(\"different references\")) and .scores[0].ratio == null
+		(.notes[0] | test(\"different references\")) and .scores[0].ratio == null
 		and .scores[0].reference_id == null"' _ "$nb" "$tmp"
 check_cmd "compare with the schema 1 reference run: no repeat times, reference unknown" \
 	bash -c '"$1" compare --format json "$3/user/engine/reference.json" "$2/r1.json" 2>/dev/null |
 		jq -e "(.tests | map(select(.verdict == \"no repeat times\")) | length == 2)
 		and (.tests | map(select(.verdict == \"missing\")) | length == 3)
-		and any(.warnings[]; test(\"quick no.*quick yes\"))
-		and any(.warnings[]; test(\"unknown \\\\(schema 1\\\\)\"))"' _ "$nb" "$tmp" "$root"
+		and any(.notes[]; test(\"quick no.*quick yes\"))
+		and any(.notes[]; test(\"unknown \\\\(schema 1\\\\)\"))"' _ "$nb" "$tmp" "$root"
 
 check_cmd "run convlstm-gates --batch 1 and --batch 2 (--json)" \
 	bash -c '"$1" run --quick --tests convlstm-gates --batch 1 --json "$2/g1.json" &&
@@ -158,7 +159,7 @@ check_cmd "compare batch 1 with batch 2: not comparable, no ratio" \
 check_cmd "compare with an INVALID run: flagged, not judged" \
 	bash -c '"$1" compare --format json "$2/mono.json" "$2/inv.json" 2>/dev/null | jq -e "
 		.tests[0].verdict == \"invalid\" and .tests[0].p_value == null
-		and .runs[1].status == \"INVALID\" and any(.warnings[]; test(\"INVALID\"))"' \
+		and .runs[1].status == \"INVALID\" and any(.notes[]; test(\"INVALID\"))"' \
 	_ "$nb" "$tmp"
 "$nb" compare --fail-on-regression 5 "$tmp/mono.json" "$tmp/inv.json" >/dev/null 2>&1
 tap_result "$([ $? -eq 1 ]; echo $?)" "  ... --fail-on-regression: an invalid NEW run fails (exit 1)"

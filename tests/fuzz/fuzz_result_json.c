@@ -2,7 +2,7 @@
 /*
  * The run result as `navibench run --json FILE` writes it: emit() of
  * user/cmd/run.c (included here, for its static functions) through the
- * print layer and nb_print_end() into a file, read back with json-c and
+ * print layer and nb_print_close() into a file, read back with json-c and
  * checked against user/engine/result-schema.md, in C.
  *
  * No part of navibench reads a result back (its readers are jq scripts:
@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 
 #include "run.c"
 
@@ -418,6 +419,7 @@ static void no_temporary_left(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct run r;
+	struct nb_print *p;
 	struct json_tokener *tok;
 	struct json_object *in;
 	char *text;
@@ -435,10 +437,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	from_json(&r, in);
 
-	emit(&r, false);
-	FUZZ_CHECK(nb_print_end(NULL) == NB_EXIT_OK, "text output failed");
-	emit(&r, true);
-	FUZZ_CHECK(nb_print_end(out_path) == NB_EXIT_OK, "cannot write %s", out_path);
+	p = nb_print_open(nb_format_ops(NB_FORMAT_TEXT), NULL, "run");
+	emit(&r, p);
+	FUZZ_CHECK(nb_print_close(p) == NB_EXIT_OK, "text output failed");
+	p = nb_print_open(nb_format_ops(NB_FORMAT_JSON), out_path, "run");
+	emit(&r, p);
+	FUZZ_CHECK(nb_print_close(p) == NB_EXIT_OK, "cannot write %s", out_path);
 	no_temporary_left();
 
 	f = fopen(out_path, "r");

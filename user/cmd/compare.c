@@ -40,8 +40,6 @@
 #define MAX_TESTS 16
 #define MAX_RESULT_BYTES (64L << 20)
 
-static const char *const format_choices[] = { "text", "json", "csv", NULL };
-enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 struct ctest {
 	const char *name, *unit, *status;
@@ -472,8 +470,6 @@ struct cmp {
 	struct crun run[MAX_FILES];
 	int nrun;
 	double fail_pct;	/* --fail-on-regression; NaN: not given */
-	bool strict;
-	int format;
 	char warn[64][256];
 	int nwarn;
 	struct row rows[MAX_FILES * MAX_TESTS];
@@ -616,65 +612,46 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static struct json_object *jnum(double v)
+/* One run: what it ran on and how it was configured. */
+static void emit_run(struct nb_print *p, const struct crun *r, bool base)
 {
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
+	const char *status = !r->complete ? "interrupted" : r->valid ? "valid" : "INVALID";
+	char title[192], text[192];
 
-static struct json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-static const struct nb_column run_cols[] = {
-	{ "role", "Run", false },
-	{ "file", "File", false },
-	{ "date", "Date", false },
-	{ "device", "Device", false },
-	{ "backend", "Backend", false },
-	{ "quick", "Quick", false },
-	{ "seed", "Seed", true },
-	{ "weights", NULL, false },
-	{ "navibench", "navibench", false },
-	{ "kernel", "Kernel", false },
-	{ "cpu_governor", NULL, false },
-	{ "load_average_start", "Load", true },
-	{ "status", "Result", false },
-	{ "score", "Score", true },
-	{ "reference_id", NULL, false },
-	{ "schema_version", NULL, false },
-};
-
-static void emit_runs(const struct cmp *c)
-{
-	nb_table_begin("runs", run_cols, (int)(sizeof(run_cols) / sizeof(run_cols[0])));
-	for (int k = 0; k < c->nrun; k++) {
-		const struct crun *r = &c->run[k];
-		const char *status = !r->complete ? "interrupted" : r->valid ? "valid" : "INVALID";
-		char nb[96];
-
-		snprintf(nb, sizeof(nb), "%s%s%s", r->version_str ? r->version_str : "-",
-			 r->commit ? " " : "", r->commit ? r->commit : "");
-		nb_row_begin();
-		nb_cell(json_object_new_string(k ? "new" : "base"), "%s", k ? "new" : "base");
-		nb_cell(json_object_new_string(r->path), "%s", base_name(r->path));
-		nb_cell(json_object_new_string(r->date), "%s", r->date);
-		nb_cell(json_object_new_string(r->device), "%s", r->device);
-		nb_cell(json_object_new_string(r->detail), "%s (%s)", r->backend, r->detail);
-		nb_cell(json_object_new_boolean(r->quick), "%s", r->quick ? "yes" : "no");
-		nb_cell(json_object_new_int64(r->seed), "%ld", r->seed);
-		nb_cell(jstr(r->weights), "%s", r->weights ? r->weights : "-");
-		nb_cell(r->version_str ? json_object_new_string(nb) : NULL, "%s", nb);
-		nb_cell(jstr(r->kernel), "%s", r->kernel ? r->kernel : "-");
-		nb_cell(jstr(r->governor), "%s", r->governor ? r->governor : "-");
-		nb_cell(jnum(r->load_start), isfinite(r->load_start) ? "%.1f" : "-", r->load_start);
-		nb_cell(json_object_new_string(status), "%s", status);
-		nb_cell(jnum(r->score), isfinite(r->score) ? "%.0f" : "-", r->score);
-		nb_cell(jstr(r->ref_id), "%s", r->ref_id ? r->ref_id : "-");
-		nb_cell(json_object_new_int64(r->version), "%ld", r->version);
-		nb_row_end();
-	}
-	nb_table_end();
+	snprintf(title, sizeof(title), "%s %s", base ? "Base" : "New", base_name(r->path));
+	nb_obj_begin(p, NULL, title);
+	nb_str(p, "role", NULL, base ? "base" : "new");
+	nb_str(p, "file", NULL, r->path);
+	nb_str(p, "date", "date", r->date);
+	snprintf(text, sizeof(text), "%s (%s: %s)", r->device, r->backend, r->detail);
+	nb_value(p, &(struct nb_value){ .key = "device", .label = "device", .type = NB_V_STR,
+					.s = r->device, .text = text });
+	nb_str(p, "kind", NULL, r->kind);
+	nb_str(p, "backend", NULL, r->backend);
+	nb_str(p, "backend_detail", NULL, r->detail);
+	snprintf(text, sizeof(text), "quick %s, seed %ld, weights %s", r->quick ? "yes" : "no",
+		 r->seed, r->weights ? r->weights : "from the seed");
+	nb_value(p, &(struct nb_value){ .key = "quick", .label = "configuration",
+					.type = NB_V_BOOL, .b = r->quick, .text = text });
+	nb_i64(p, "seed", NULL, r->seed, NULL);
+	nb_i64(p, "threads", NULL, r->threads, NULL);
+	if (r->weights)
+		nb_str(p, "weights", NULL, r->weights);
+	else
+		nb_missing(p, "weights", NULL, NULL);
+	snprintf(text, sizeof(text), "%s%s%s", r->version_str ? r->version_str : "-",
+		 r->commit ? " " : "", r->commit ? r->commit : "");
+	nb_value(p, &(struct nb_value){ .key = "navibench", .label = "navibench",
+					.type = r->version_str ? NB_V_STR : NB_V_MISSING,
+					.s = text, .text = text });
+	nb_str(p, "kernel", "kernel", r->kernel);
+	nb_str(p, "cpu_governor", "CPU governor", r->governor);
+	nb_dbl(p, "load_average_start", "load at start", r->load_start, 1, NULL);
+	nb_str(p, "status", "result", status);
+	nb_dbl(p, "score", "score", r->score, 0, NULL);
+	nb_str(p, "reference_id", NULL, r->ref_id);
+	nb_i64(p, "schema_version", NULL, r->version, NULL);
+	nb_obj_end(p);
 }
 
 static const struct nb_column test_cols[] = {
@@ -688,8 +665,8 @@ static const struct nb_column test_cols[] = {
 	{ "file", "File", false },
 	{ "base_repeats", NULL, false },
 	{ "new_repeats", NULL, false },
-	{ "note", NULL, false },
 	{ "regression", NULL, false },
+	{ "note", NULL, false },
 };
 
 static const char *fmt_val(char *buf, size_t n, double v)
@@ -700,65 +677,72 @@ static const char *fmt_val(char *buf, size_t n, double v)
 	return buf;
 }
 
-static void emit_tests(const struct cmp *c)
+/* The tests: one record each (a CSV line), per test and NEW run. */
+static void emit_tests(struct nb_print *p, const struct cmp *c)
 {
-	char a[32], b[32];
+	char a[64];
 
-	nb_table_begin("tests", test_cols, (int)(sizeof(test_cols) / sizeof(test_cols[0])));
+	nb_table_begin(p, "tests", test_cols, (int)(sizeof(test_cols) / sizeof(test_cols[0])));
 	for (int i = 0; i < c->nrows; i++) {
 		const struct row *w = &c->rows[i];
 
-		nb_row_begin();
-		nb_cell(json_object_new_string(w->test), "%s", w->test);
-		nb_cell(json_object_new_string(w->unit), "%s", w->unit);
-		nb_cell(jnum(w->base), "%s", fmt_val(a, sizeof(a), w->base));
-		nb_cell(jnum(w->val), "%s", fmt_val(b, sizeof(b), w->val));
-		nb_cell(jnum(w->ratio), isfinite(w->ratio) ? "%.3f" : "-", w->ratio);
-		nb_cell(jnum(w->p), isfinite(w->p) ? (w->p < 0.001 ? "<0.001" : "%.3f") : "-",
-			w->p);
-		nb_cell(json_object_new_string(w->verdict), "%s%s", w->verdict,
-			w->regression ? " (REGRESSION)" : "");
-		nb_cell(json_object_new_string(w->file), "%s", base_name(w->file));
-		nb_cell(json_object_new_int(w->nbase), "%d", w->nbase);
-		nb_cell(json_object_new_int(w->nnew), "%d", w->nnew);
-		nb_cell(w->note[0] ? json_object_new_string(w->note) : NULL, "%s", w->note);
-		nb_cell(json_object_new_boolean(w->regression), "%d", w->regression);
-		nb_row_end();
+		nb_record_begin(p, NULL);
+		nb_cell_str(p, w->test);
+		nb_cell_str(p, w->unit);
+		nb_cell_dbl(p, w->base, fmt_val(a, sizeof(a), w->base));
+		nb_cell_dbl(p, w->val, fmt_val(a, sizeof(a), w->val));
+		snprintf(a, sizeof(a), isfinite(w->ratio) ? "%.3f" : "-", w->ratio);
+		nb_cell_dbl(p, w->ratio, a);
+		snprintf(a, sizeof(a), !isfinite(w->p) ? "-" : w->p < 0.001 ? "<0.001" : "%.3f",
+			 w->p);
+		nb_cell_dbl(p, w->p, a);
+		snprintf(a, sizeof(a), "%s%s", w->verdict, w->regression ? " (REGRESSION)" : "");
+		nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = w->verdict, .text = a });
+		nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = w->file,
+					       .text = base_name(w->file) });
+		nb_cell_int(p, w->nbase);
+		nb_cell_int(p, w->nnew);
+		nb_cell(p, &(struct nb_value){ .type = NB_V_BOOL, .b = w->regression });
+		if (w->note[0])
+			nb_cell_str(p, w->note);
+		else
+			nb_cell_missing(p, NULL);
+		nb_record_end(p);
 	}
-	nb_table_end();
+	nb_table_end(p);
 	for (int i = 0; i < c->nrows; i++)
 		if (c->rows[i].note[0])
-			nb_text("%s, %s: %s", c->rows[i].test, base_name(c->rows[i].file),
+			nb_text(p, "%s, %s: %s", c->rows[i].test, base_name(c->rows[i].file),
 				c->rows[i].note);
 }
 
-static void emit_scores(const struct cmp *c)
+static void emit_scores(struct nb_print *p, const struct cmp *c)
 {
 	const struct crun *b = &c->run[0];
 
-	nb_arr_begin("scores", NULL);
+	nb_arr_begin(p, "scores", NULL);
 	for (int k = 1; k < c->nrun; k++) {
 		const struct crun *n = &c->run[k];
 		bool same_ref = b->ref_id && n->ref_id && !strcmp(b->ref_id, n->ref_id);
 		double ratio = same_ref ? n->score / b->score : NAN;
 
-		nb_obj_begin("score", NULL);
-		nb_str("file", NULL, n->path);
-		nb_dbl("base", NULL, b->score, 0, NULL);
-		nb_dbl("new", NULL, n->score, 0, NULL);
-		nb_dbl("ratio", NULL, ratio, 3, NULL);
-		nb_str("reference_id", NULL, same_ref ? b->ref_id : NULL);
-		nb_obj_end();
+		nb_obj_begin(p, NULL, NULL);
+		nb_str(p, "file", NULL, n->path);
+		nb_dbl(p, "base", NULL, b->score, 0, NULL);
+		nb_dbl(p, "new", NULL, n->score, 0, NULL);
+		nb_dbl(p, "ratio", NULL, ratio, 3, NULL);
+		nb_str(p, "reference_id", NULL, same_ref ? b->ref_id : NULL);
+		nb_obj_end(p);
 		if (!same_ref)
-			nb_text("Score %s: not compared (another reference)", base_name(n->path));
+			nb_text(p, "Score %s: not compared (another reference)", base_name(n->path));
 		else if (isfinite(ratio))
-			nb_text("Score %s: %.0f against %.0f, x %.3f", base_name(n->path), n->score,
+			nb_text(p, "Score %s: %.0f against %.0f, x %.3f", base_name(n->path), n->score,
 				b->score, ratio);
 		else
-			nb_text("Score %s: not compared (a run without a score: it needs all five tests, standard and valid)",
+			nb_text(p, "Score %s: not compared (a run without a score: it needs all five tests, standard and valid)",
 				base_name(n->path));
 	}
-	nb_arr_end();
+	nb_arr_end(p);
 }
 
 static const char method[] =
@@ -766,92 +750,43 @@ static const char method[] =
 	"exact for up to 20 repeats a run without ties, else the normal approximation; "
 	"'too few repeats' when no outcome could reach 5%";
 
-static void emit(const struct cmp *c, bool json)
+/*
+ * The comparison. Warnings are notes: JSON's "notes", stderr in the other
+ * formats. In CSV only the tests are records, so it is the tests table.
+ */
+static int emit(const struct cmp *c, const struct nb_print_ops *fmt)
 {
-	nb_print_begin(json);
-	if (json) {
-		json_object_object_add(nb_print_root(), "schema",
-				       json_object_new_string("navibench-compare"));
-		json_object_object_add(nb_print_root(), "schema_version", json_object_new_int(1));
-	}
-	emit_runs(c);
-	nb_arr_begin("warnings", NULL);
+	struct nb_print *p = nb_print_open(fmt, NULL, "compare");
+
+	nb_str(p, "schema", NULL, "navibench-compare");
+	nb_i64(p, "schema_version", NULL, 1, NULL);
 	for (int i = 0; i < c->nwarn; i++)
-		nb_fieldf("warning", NULL, json_object_new_string(c->warn[i]), "-");
-	nb_arr_end();
-	nb_text("%s", "");
-	for (int i = 0; i < c->nwarn; i++)
-		nb_text("Warning: %s", c->warn[i]);
-	if (c->nwarn)
-		nb_text("%s", "");
-	emit_tests(c);
-	emit_scores(c);
-	nb_str("method", NULL, method);
-	nb_dbl("alpha", NULL, ALPHA, 2, NULL);
-	nb_text("Method: %s.", method);
+		nb_note(p, "warning: %s", c->warn[i]);
+	nb_arr_begin(p, "runs", NULL);
+	for (int k = 0; k < c->nrun; k++)
+		emit_run(p, &c->run[k], k == 0);
+	nb_arr_end(p);
+	nb_text(p, "%s", "");
+	emit_tests(p, c);
+	emit_scores(p, c);
+	nb_str(p, "method", NULL, method);
+	nb_dbl(p, "alpha", NULL, ALPHA, 2, NULL);
+	nb_text(p, "Method: %s.", method);
 	if (isfinite(c->fail_pct)) {
-		nb_dbl("fail_on_regression_percent", NULL, c->fail_pct, 1, NULL);
-		nb_text("Regressions (slower beyond the noise by more than %g%%, or invalid): %d",
+		nb_dbl(p, "fail_on_regression_percent", NULL, c->fail_pct, 1, NULL);
+		nb_text(p, "Regressions (slower beyond the noise by more than %g%%, or invalid): %d",
 			c->fail_pct, c->regressions);
 	}
-	nb_i64("regressions", NULL, c->regressions, NULL);
-}
-
-/* CSV: the tests table, one line per test and NEW run, RFC 4180 quoting. */
-static void csv_field(const char *s, bool last)
-{
-	if (strpbrk(s, ",\"\n")) {
-		putchar('"');
-		for (; *s; s++) {
-			if (*s == '"')
-				putchar('"');
-			putchar(*s);
-		}
-		putchar('"');
-	} else {
-		fputs(s, stdout);
-	}
-	putchar(last ? '\n' : ',');
-}
-
-static void emit_csv(const struct cmp *c)
-{
-	char buf[8][32];
-
-	printf("test,unit,base,new,ratio,p_value,verdict,file,base_repeats,new_repeats,regression,note\n");
-	for (int i = 0; i < c->nrows; i++) {
-		const struct row *w = &c->rows[i];
-		double v[4] = { w->base, w->val, w->ratio, w->p };
-
-		for (int k = 0; k < 4; k++) {
-			buf[k][0] = '\0';	/* a missing value: an empty field */
-			if (isfinite(v[k]))
-				snprintf(buf[k], sizeof(buf[k]), "%.17g", v[k]);
-		}
-		snprintf(buf[4], sizeof(buf[4]), "%d", w->nbase);
-		snprintf(buf[5], sizeof(buf[5]), "%d", w->nnew);
-		csv_field(w->test, false);
-		csv_field(w->unit, false);
-		for (int k = 0; k < 4; k++)
-			csv_field(buf[k], false);
-		csv_field(w->verdict, false);
-		csv_field(w->file, false);
-		csv_field(buf[4], false);
-		csv_field(buf[5], false);
-		csv_field(w->regression ? "true" : "false", false);
-		csv_field(w->note, true);
-	}
+	nb_i64(p, "regressions", NULL, c->regressions, NULL);
+	return nb_print_close(p);
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	static struct cmp c;
-	int format = FMT_TEXT;
 	double fail_pct = NAN;
 	bool strict = false;
 	const struct cli_option opts[] = {
-		CLI_CHOICE_OPT("format", 0, &format, "FORMAT", format_choices,
-			       "the output (default text)"),
 		CLI_DOUBLE_OPT("fail-on-regression", 0, &fail_pct, "PCT", 0, 100,
 			       "exit 1 when a test of a NEW run is slower than BASE beyond the noise by more than PCT percent, or invalid"),
 		CLI_FLAG_OPT("strict", 0, &strict,
@@ -869,7 +804,9 @@ int cmd_compare(int argc, char **argv)
 			"configurations are shown; runs whose configurations differ (quick, seed,\n"
 			"weights, backend, threads, reference) are warned about (--strict:\n"
 			"refused); a test whose batch or frames differ is not compared; scores\n"
-			"made against another reference are not compared.",
+			"made against another reference are not compared. --format csv: the\n"
+			"tests, one line each.",
+		.common = CLI_FORMAT,
 		.options = opts,
 		.epilog = "Exit status: 0 compared, 1 a regression with --fail-on-regression, 2 usage,\n"
 			  "a malformed or foreign file, or (--strict) differing configurations.",
@@ -887,8 +824,6 @@ int cmd_compare(int argc, char **argv)
 				       common.nargs);
 	memset(&c, 0, sizeof(c));
 	c.fail_pct = fail_pct;
-	c.strict = strict;
-	c.format = format;
 	for (int k = 0; k < common.nargs; k++) {
 		rc = read_run(common.args[k], &c.run[k]);
 		c.nrun = k + 1;
@@ -896,22 +831,15 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 	}
 	compare_runs(&c);
-	if (format != FMT_TEXT)
-		for (int i = 0; i < c.nwarn; i++)
-			fprintf(stderr, "navibench compare: warning: %s\n", c.warn[i]);
 	if (strict && c.nwarn) {
+		for (int i = 0; i < c.nwarn; i++)
+			fprintf(stderr, "navibench compare: %s\n", c.warn[i]);
 		fprintf(stderr, "navibench compare: --strict: %d difference%s above; nothing compared\n",
 			c.nwarn, c.nwarn == 1 ? "" : "s");
 		rc = NB_EXIT_USAGE;
 		goto out;
 	}
-	if (format == FMT_CSV) {
-		emit_csv(&c);
-		rc = fflush(stdout) ? NB_EXIT_FAIL : NB_EXIT_OK;
-	} else {
-		emit(&c, format == FMT_JSON);
-		rc = nb_print_end(NULL);
-	}
+	rc = emit(&c, common.format);
 	if (!rc && isfinite(fail_pct) && c.regressions)
 		rc = NB_EXIT_FAIL;
 out:

@@ -2,7 +2,6 @@
 /*
  * navibench list: every device, one index each.
  */
-#include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,24 +22,100 @@ static const struct cli_spec list_spec = {
 	.summary = "List the devices: amdgpu GPUs in PCI order, simulated GPUs of the "
 		   "gputelemetry module,\nthen the CPU. The index is what --device takes in "
 		   "every command.",
-	.common = CLI_JSON,
+	.common = CLI_FORMAT | CLI_JSON,
 	.options = list_opts,
 	.epilog = "JSON: {\"devices\": [{index, kind, name, pci, render_node, vendor_id,\n"
 		  "  device_id, revision, driver, runtime_status, gputelemetry, hip_ordinal,\n"
 		  "  status}], \"skipped\": [{device, reason}], \"notes\": [...]}",
 };
 
-static struct json_object *jstr_or_null(const char *s)
+static void cell_str_or_null(struct nb_print *p, bool show, const char *s)
 {
-	return s && *s ? json_object_new_string(s) : NULL;
+	if (show && s && *s)
+		nb_cell_str(p, s);
+	else
+		nb_cell_missing(p, "-");
 }
 
-static struct json_object *jhex(unsigned int v, int width)
+static void cell_hex(struct nb_print *p, bool show, unsigned int v, int width)
 {
 	char buf[16];
 
+	if (!show) {
+		nb_cell_missing(p, "-");
+		return;
+	}
 	snprintf(buf, sizeof(buf), "0x%0*x", width, v);
-	return json_object_new_string(buf);
+	nb_cell_str(p, buf);
+}
+
+static void list_row(struct nb_print *p, const struct nb_devent *e)
+{
+	bool amd = e->dev.kind == NB_DEV_AMDGPU;
+	struct nb_print_device id;
+
+	nb_device_print_id(e, &id);
+	nb_record_begin(p, &id);
+	nb_cell_int(p, e->dev.index);
+	nb_cell_str(p, nb_device_kind_name(e->dev.kind));
+	nb_cell_str(p, e->dev.pci[0] ? e->dev.pci : NULL);
+	nb_cell_str(p, e->dev.name);
+	cell_str_or_null(p, amd, e->drm.render);
+	cell_hex(p, amd, e->drm.vendor, 4);
+	cell_hex(p, amd, e->drm.device, 4);
+	cell_hex(p, amd, e->drm.revision, 2);
+	cell_str_or_null(p, amd, e->drm.driver);
+	cell_str_or_null(p, amd, e->drm.runtime_status);
+	cell_str_or_null(p, true, e->gt_name);
+	if (e->dev.hip_ordinal >= 0)
+		nb_cell_int(p, e->dev.hip_ordinal);
+	else
+		nb_cell_missing(p, "-");
+	if (e->status[0])
+		nb_cell_str(p, e->status);
+	else
+		nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = "ok",
+			.text = amd ? e->drm.render : e->dev.kind == NB_DEV_CPU ? "ok" : e->gt_name });
+	nb_record_end(p);
+}
+
+/* The devices left out, and why: in the text with --verbose, always in JSON. */
+static void list_skipped(struct nb_print *p, const struct nb_devlist *l)
+{
+	bool shown = verbose && l->nskipped;
+
+	if (shown)
+		nb_text(p, "%s", "");
+	nb_arr_begin(p, "skipped", shown ? "Skipped" : NULL);
+	for (int i = 0; i < l->nskipped; i++) {
+		nb_obj_begin(p, NULL, NULL);
+		nb_str(p, "device", NULL, l->skipped[i].what);
+		nb_str(p, "reason", NULL, l->skipped[i].why);
+		if (shown)
+			nb_text(p, "%s: %s", l->skipped[i].what, l->skipped[i].why);
+		nb_obj_end(p);
+	}
+	nb_arr_end(p);
+}
+
+static void list_notes(struct nb_print *p, const struct nb_devlist *l, bool gpu, bool real)
+{
+	char others[256];
+
+	snprintf(others, sizeof(others), "%s%s%d other display device%s skipped%s",
+		 l->drm_note[0] ? l->drm_note : "", l->drm_note[0] ? "; " : "",
+		 l->nskipped, l->nskipped == 1 ? "" : "s",
+		 l->nskipped && !verbose ? ", see --verbose" : "");
+	if (!gpu)
+		nb_note(p, "no AMD GPU found (%s); device %d is the CPU", others, l->n - 1);
+	else if (!real)
+		/* Only the module's simulated GPUs: say that no real one is there. */
+		nb_note(p, "no amdgpu GPU found (%s); the sim devices are gputelemetry's "
+			"simulated GPUs (telemetry only)", others);
+	if (l->lib_note[0])
+		nb_note(p, "%s", l->lib_note);
+	if (l->gt_note[0])
+		nb_note(p, "%s", l->gt_note);
 }
 
 int cmd_list(int argc, char **argv)
@@ -62,6 +137,7 @@ int cmd_list(int argc, char **argv)
 	};
 	struct cli_common c;
 	struct nb_devlist l;
+	struct nb_print *p;
 	bool gpu = false, real = false;
 	int rc = cli_parse(&list_spec, argc, argv, &c);
 
@@ -70,87 +146,16 @@ int cmd_list(int argc, char **argv)
 	if (nb_devices_scan(&l, NB_SCAN_NAMES))
 		return NB_EXIT_FAIL;
 
-	nb_print_begin(c.json);
-	nb_table_begin("devices", cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	p = nb_print_open(c.format, c.json_path, "list");
+	nb_table_begin(p, "devices", cols, (int)(sizeof(cols) / sizeof(cols[0])));
 	for (int i = 0; i < l.n; i++) {
-		const struct nb_devent *e = &l.dev[i];
-		bool amd = e->dev.kind == NB_DEV_AMDGPU;
-
-		gpu |= e->dev.kind != NB_DEV_CPU;
-		real |= e->dev.kind == NB_DEV_AMDGPU || e->dev.kind == NB_DEV_HIP;
-		nb_row_begin();
-		nb_cell(json_object_new_int(e->dev.index), "%d", e->dev.index);
-		nb_cell_str(nb_device_kind_name(e->dev.kind));
-		nb_cell_str(e->dev.pci[0] ? e->dev.pci : NULL);
-		nb_cell_str(e->dev.name);
-		nb_cell(amd ? jstr_or_null(e->drm.render) : NULL, "-");
-		nb_cell(amd ? jhex(e->drm.vendor, 4) : NULL, "-");
-		nb_cell(amd ? jhex(e->drm.device, 4) : NULL, "-");
-		nb_cell(amd ? jhex(e->drm.revision, 2) : NULL, "-");
-		nb_cell(amd ? jstr_or_null(e->drm.driver) : NULL, "-");
-		nb_cell(amd ? jstr_or_null(e->drm.runtime_status) : NULL, "-");
-		nb_cell(jstr_or_null(e->gt_name), "-");
-		nb_cell(e->dev.hip_ordinal >= 0 ? json_object_new_int(e->dev.hip_ordinal) : NULL,
-			"-");
-		if (e->status[0])
-			nb_cell_str(e->status);
-		else
-			nb_cell(json_object_new_string("ok"), "%s",
-				amd ? e->drm.render : e->dev.kind == NB_DEV_CPU ? "ok" : e->gt_name);
-		nb_row_end();
+		gpu |= l.dev[i].dev.kind != NB_DEV_CPU;
+		real |= l.dev[i].dev.kind == NB_DEV_AMDGPU || l.dev[i].dev.kind == NB_DEV_HIP;
+		list_row(p, &l.dev[i]);
 	}
-	nb_table_end();
-
-	if (nb_print_is_json() || verbose) {
-		if (!nb_print_is_json() && l.nskipped)
-			printf("\nSkipped:\n");
-		nb_arr_begin("skipped", NULL);
-		for (int i = 0; i < l.nskipped; i++) {
-			nb_obj_begin(NULL, NULL);
-			nb_str("device", NULL, l.skipped[i].what);
-			nb_str("reason", NULL, l.skipped[i].why);
-			nb_text("  %s: %s", l.skipped[i].what, l.skipped[i].why);
-			nb_obj_end();
-		}
-		nb_arr_end();
-	}
-
-	nb_arr_begin("notes", NULL);
-	if (!gpu) {
-		char buf[256];
-
-		snprintf(buf, sizeof(buf), "no AMD GPU found (%s%s%d other display device%s skipped%s)",
-			 l.drm_note[0] ? l.drm_note : "", l.drm_note[0] ? "; " : "",
-			 l.nskipped, l.nskipped == 1 ? "" : "s",
-			 l.nskipped && !verbose ? ", see --verbose" : "");
-		nb_str("note", NULL, buf);
-		if (!nb_print_is_json())
-			fprintf(stderr, "navibench list: %s; device %d is the CPU\n", buf, l.n - 1);
-	} else if (!real) {
-		char buf[384];
-
-		/* Only the module's simulated GPUs: say that no real one is there. */
-		snprintf(buf, sizeof(buf), "no amdgpu GPU found (%s%s%d other display device%s "
-			 "skipped%s); the sim devices are gputelemetry's simulated GPUs "
-			 "(telemetry only)", l.drm_note[0] ? l.drm_note : "",
-			 l.drm_note[0] ? "; " : "", l.nskipped, l.nskipped == 1 ? "" : "s",
-			 l.nskipped && !verbose ? ", see --verbose" : "");
-		nb_str("note", NULL, buf);
-		if (!nb_print_is_json())
-			fprintf(stderr, "navibench list: %s\n", buf);
-	}
-	if (l.lib_note[0]) {
-		nb_str("note", NULL, l.lib_note);
-		if (!nb_print_is_json())
-			fprintf(stderr, "navibench list: %s\n", l.lib_note);
-	}
-	if (l.gt_note[0]) {
-		nb_str("note", NULL, l.gt_note);
-		if (!nb_print_is_json())
-			fprintf(stderr, "navibench list: %s\n", l.gt_note);
-	}
-	nb_arr_end();
-
+	nb_table_end(p);
+	list_skipped(p, &l);
+	list_notes(p, &l, gpu, real);
 	nb_devices_free(&l);
-	return nb_print_end(c.json_path);
+	return nb_print_close(p);
 }

@@ -5,7 +5,6 @@
  * device, text and JSON from the same print calls (print.h). The JSON schema
  * is documented in engine/result-schema.md.
  */
-#include <json-c/json.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -43,7 +42,7 @@ struct run {
 	double peak;		/* GFLOP/s for the percentages */
 	const char *peak_from;
 	char date[32];
-	struct nb_system sys;	/* JSON: the "system" record */
+	struct nb_system sys;	/* the "system" record */
 	/* progress line */
 	bool tty;
 	int index, count;
@@ -92,11 +91,6 @@ static void progress_done(struct run *r)
 	}
 }
 
-static struct json_object *jdbl(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 static const char *fmt_value(char *buf, size_t n, double v)
 {
 	if (!isfinite(v))
@@ -113,20 +107,6 @@ static const char *status_of(const struct nb_test_result *t)
 	if (t->error[0])
 		return "error";
 	return t->valid.pass ? "ok" : "INVALID";
-}
-
-static struct json_object *validation_json(const struct nb_validation *v)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "pass", json_object_new_boolean(v->pass));
-	json_object_object_add(o, "max_abs_error", jdbl(v->max_abs));
-	json_object_object_add(o, "max_rel_error", jdbl(v->max_rel));
-	json_object_object_add(o, "tolerance_abs", jdbl(v->tol_abs));
-	json_object_object_add(o, "tolerance_rel", jdbl(v->tol_rel));
-	json_object_object_add(o, "input", json_object_new_string(v->input));
-	json_object_object_add(o, "reason", json_object_new_string(v->reason ? v->reason : ""));
-	return o;
 }
 
 static const struct nb_column cols[] = {
@@ -150,169 +130,197 @@ static const struct nb_column cols[] = {
 	{ "work_per_repeat", NULL, false },
 	{ "reference_value", NULL, false },
 	{ "description", NULL, false },
-	{ "times_s", NULL, false },
 };
 
-/* Every repeat's time, in the order run: what compare judges noise by. */
-static struct json_object *times_json(const struct nb_test_result *t)
+static void emit_head(struct nb_print *p, struct run *r)
 {
-	struct json_object *a;
+	nb_str(p, "schema", NULL, "navibench-run");
+	nb_i64(p, "schema_version", NULL, RUN_SCHEMA_VERSION, NULL);
+	nb_str(p, "date", NULL, r->date);
+	nb_bool(p, "complete", NULL, r->complete);
 
-	if (t->error[0])
-		return NULL;
-	a = json_object_new_array();
-	for (int i = 0; i < t->time.repeats && i < NB_MAX_REPEATS; i++)
-		json_object_array_add(a, jdbl(t->time.times[i]));
-	return a;
-}
-
-static void emit(struct run *r, bool json)
-{
-	char a[64], b[64];
-	const char *why = NULL;
-	double score = nb_composite_score(r->res, r->nres, &why);
-	bool all_valid = true;
-
-	nb_print_begin(json);
-	if (json) {
-		json_object_object_add(nb_print_root(), "schema",
-				       json_object_new_string("navibench-run"));
-		json_object_object_add(nb_print_root(), "schema_version",
-				       json_object_new_int(RUN_SCHEMA_VERSION));
-		json_object_object_add(nb_print_root(), "date",
-				       json_object_new_string(r->date));
-		json_object_object_add(nb_print_root(), "complete",
-				       json_object_new_boolean(r->complete));
-	}
-	nb_obj_begin("device", "Device");
-	nb_i64("index", "index", r->dev.index, NULL);
-	nb_str("kind", NULL, nb_device_kind_name(r->dev.kind));
-	nb_str("name", "name", r->dev.name);
+	nb_obj_begin(p, "device", "Device");
+	nb_i64(p, "index", "index", r->dev.index, NULL);
+	nb_str(p, "kind", NULL, nb_device_kind_name(r->dev.kind));
+	nb_str(p, "name", "name", r->dev.name);
 	if (r->dev.pci[0])
-		nb_str("pci", "PCI", r->dev.pci);
-	nb_str("backend", "backend", r->ops->name);
-	nb_str("backend_detail", "runs on", r->ops->describe(r->ctx));
-	nb_str("note", "note", r->device_note);
-	nb_obj_end();
+		nb_str(p, "pci", "PCI", r->dev.pci);
+	nb_str(p, "backend", "backend", r->ops->name);
+	nb_str(p, "backend_detail", "runs on", r->ops->describe(r->ctx));
+	nb_str(p, "note", "note", r->device_note);
+	nb_obj_end(p);
 
-	nb_obj_begin("configuration", "Configuration");
-	nb_bool("quick", "quick", r->quick);
-	nb_i64("threads", NULL, r->ops->threads(r->ctx), NULL);
-	nb_i64("seed", "seed", r->seed, NULL);
+	nb_obj_begin(p, "configuration", "Configuration");
+	nb_bool(p, "quick", "quick", r->quick);
+	nb_i64(p, "threads", NULL, r->ops->threads(r->ctx), NULL);
+	nb_i64(p, "seed", "seed", r->seed, NULL);
 	if (r->weights_path)
-		nb_str("weights", "weights", r->weights_path);
+		nb_str(p, "weights", "weights", r->weights_path);
 	else
-		nb_fieldf("weights", "weights", NULL,
-			  "Keras initializers from the seed");
+		nb_value(p, &(struct nb_value){ .key = "weights", .label = "weights",
+						.type = NB_V_MISSING,
+						.text = "Keras initializers from the seed" });
 	/* not measured (e.g. --tests mem-bandwidth): null, JSON has no NaN */
 	if (isfinite(r->peak))
-		nb_dbl("peak_gflops", "fp32 peak for %", r->peak, 1, "GFLOP/s");
+		nb_dbl(p, "peak_gflops", "fp32 peak for %", r->peak, 1, "GFLOP/s");
 	else
-		nb_missing("peak_gflops", "fp32 peak for %", r->peak_from);
-	nb_str("peak_source", NULL, r->peak_from);
-	nb_obj_end();
-	if (json)
-		nb_system_emit(&r->sys);
+		nb_missing(p, "peak_gflops", "fp32 peak for %", r->peak_from);
+	nb_str(p, "peak_source", NULL, r->peak_from);
+	nb_obj_end(p);
+	nb_system_emit(p, &r->sys);
+}
 
-	if (!json)
-		nb_text("%s", "");
-	nb_table_begin("tests", cols, (int)(sizeof(cols) / sizeof(cols[0])));
+static void cell_validation(struct nb_print *p, const struct nb_test_result *t)
+{
+	const struct nb_validation *v = &t->valid;
+	char text[64];
+
+	if (t->error[0]) {
+		nb_cell_missing(p, "ERROR");
+		return;
+	}
+	snprintf(text, sizeof(text), "%s %.1e", v->pass ? "pass" : "INVALID", v->max_abs);
+	nb_cell_obj_begin(p, text);
+	nb_bool(p, "pass", NULL, v->pass);
+	nb_dbl(p, "max_abs_error", NULL, v->max_abs, 0, NULL);
+	nb_dbl(p, "max_rel_error", NULL, v->max_rel, 0, NULL);
+	nb_dbl(p, "tolerance_abs", NULL, v->tol_abs, 0, NULL);
+	nb_dbl(p, "tolerance_rel", NULL, v->tol_rel, 0, NULL);
+	nb_str(p, "input", NULL, v->input);
+	nb_str(p, "reason", NULL, v->reason ? v->reason : "");
+	nb_obj_end(p);
+}
+
+/* One row of the results table: what text shows, then what only JSON has. */
+static void emit_row(struct nb_print *p, const struct nb_test_result *t)
+{
+	double ts = nb_test_score(t);
+	bool scored = t->standard && t->valid.pass;
+	char a[64], b[64];
+
+	nb_record_begin(p, NULL);
+	snprintf(a, sizeof(a), "%s%s", t->test->name, t->standard ? "" : " *");
+	nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = t->test->name, .text = a });
+	nb_cell_dbl(p, t->value, fmt_value(a, sizeof(a), t->value));
+	nb_cell_str(p, t->test->unit);
+	nb_cell_dbl(p, t->best, fmt_value(b, sizeof(b), t->best));
+	snprintf(a, sizeof(a), "%.1f%%", 100 * t->time.cv);
+	nb_cell_dbl(p, t->error[0] ? NAN : t->time.cv, a);
+	nb_cell_dbl(p, t->rate_gflops, fmt_value(b, sizeof(b), t->rate_gflops));
+	if (isfinite(t->percent_of_peak))
+		snprintf(a, sizeof(a), "%.1f%%", t->percent_of_peak);
+	else
+		snprintf(a, sizeof(a), "-");
+	nb_cell_dbl(p, t->percent_of_peak, a);
+	cell_validation(p, t);
+	if (scored && isfinite(ts))
+		snprintf(b, sizeof(b), "%.0f", ts);
+	else
+		snprintf(b, sizeof(b), "-");
+	nb_cell_dbl(p, scored ? ts : NAN, b);
+	nb_cell_str(p, status_of(t));
+	if (t->error[0])
+		nb_cell_str(p, t->error);
+	else
+		nb_cell_missing(p, "");
+	nb_cell(p, &(struct nb_value){ .type = NB_V_BOOL, .b = t->standard });
+	if (t->batch)
+		nb_cell_int(p, t->batch);
+	else
+		nb_cell_missing(p, NULL);
+	if (t->frames)
+		nb_cell_int(p, t->frames);
+	else
+		nb_cell_missing(p, NULL);
+	nb_cell_dbl(p, t->error[0] ? NAN : t->time.median, NULL);
+	nb_cell_dbl(p, t->error[0] ? NAN : t->time.min, NULL);
+	nb_cell_int(p, t->time.repeats);
+	nb_cell_dbl(p, t->work, NULL);
+	nb_cell_dbl(p, nb_reference.value[t->test->id] > 0 ? nb_reference.value[t->test->id] : NAN,
+		    NULL);
+	nb_cell_str(p, t->test->what);
+	/* every repeat's time, in the order run: what compare judges noise by */
+	if (t->error[0]) {
+		nb_missing(p, "times_s", NULL, NULL);
+	} else {
+		nb_arr_begin(p, "times_s", NULL);
+		for (int i = 0; i < t->time.repeats && i < NB_MAX_REPEATS; i++)
+			nb_dbl(p, "time_s", NULL, t->time.times[i], 0, NULL);
+		nb_arr_end(p);
+	}
+	nb_record_end(p);
+}
+
+/* Text: why a test failed, and how results are validated. */
+static void emit_failures(struct nb_print *p, const struct run *r)
+{
+	bool any_ns = false;
+
 	for (int i = 0; i < r->nres; i++) {
 		const struct nb_test_result *t = &r->res[i];
-		double ts = nb_test_score(t);
 
-		if (t->error[0] || !t->valid.pass)
-			all_valid = false;
-		nb_row_begin();
-		nb_cell(json_object_new_string(t->test->name), "%s%s",
-			t->test->name, t->standard ? "" : " *");
-		nb_cell(jdbl(t->value), "%s", fmt_value(a, sizeof(a), t->value));
-		nb_cell(json_object_new_string(t->test->unit), "%s", t->test->unit);
-		nb_cell(jdbl(t->best), "%s", fmt_value(b, sizeof(b), t->best));
-		nb_cell(jdbl(t->error[0] ? NAN : t->time.cv), "%.1f%%",
-			100 * t->time.cv);
-		nb_cell(jdbl(t->rate_gflops), "%s",
-			fmt_value(a, sizeof(a), t->rate_gflops));
-		nb_cell(jdbl(t->percent_of_peak), "%s",
-			isfinite(t->percent_of_peak) ?
-			(snprintf(b, sizeof(b), "%.1f%%", t->percent_of_peak), b) : "-");
+		any_ns |= !t->standard;
 		if (t->error[0])
-			nb_cell(NULL, "ERROR");
-		else
-			nb_cell(validation_json(&t->valid), "%s %.1e",
-				t->valid.pass ? "pass" : "INVALID",
-				t->valid.max_abs);
-		nb_cell(jdbl(t->standard && t->valid.pass ? ts : NAN), "%s",
-			t->standard && t->valid.pass && isfinite(ts) ?
-			(snprintf(a, sizeof(a), "%.0f", ts), a) : "-");
-		nb_cell_str(status_of(t));
-		nb_cell(t->error[0] ? json_object_new_string(t->error) : NULL,
-			"%s", t->error);
-		nb_cell(json_object_new_boolean(t->standard), "%d", t->standard);
-		nb_cell(t->batch ? json_object_new_int(t->batch) : NULL, "%d", t->batch);
-		nb_cell(t->frames ? json_object_new_int(t->frames) : NULL, "%d", t->frames);
-		nb_cell(jdbl(t->error[0] ? NAN : t->time.median), "%g", t->time.median);
-		nb_cell(jdbl(t->error[0] ? NAN : t->time.min), "%g", t->time.min);
-		nb_cell(json_object_new_int(t->time.repeats), "%d", t->time.repeats);
-		nb_cell(jdbl(t->work), "%g", t->work);
-		nb_cell(jdbl(nb_reference.value[t->test->id] > 0 ?
-			     nb_reference.value[t->test->id] : NAN), "-");
-		nb_cell(json_object_new_string(t->test->what), "%s", t->test->what);
-		nb_cell(times_json(t), "-");
-		nb_row_end();
+			nb_text(p, "%s: ERROR: %s", t->test->name, t->error);
+		else if (!t->valid.pass)
+			nb_text(p, "%s: INVALID: max abs error %.3g, max rel error %.3g; tolerance |d| <= %.0e + %.0e |ref| (%s)",
+				t->test->name, t->valid.max_abs, t->valid.max_rel,
+				t->valid.tol_abs, t->valid.tol_rel, t->valid.input);
 	}
-	nb_table_end();
+	if (any_ns)
+		nb_text(p, "* non-standard configuration (--batch/--frames): no score");
+	nb_text(p, "Validation: every result against the double-precision reference; "
+		"models |d| <= 1e-4 + 1e-3 |ref|, gates 1e-5 + 1e-4 |ref|, peak and bandwidth exact.");
+	nb_text(p, "%s", "");
+}
 
-	if (!json) {
-		bool any_ns = false;
+static void emit_score(struct nb_print *p, const struct run *r, bool all_valid)
+{
+	const char *why = NULL;
+	double score = nb_composite_score(r->res, r->nres, &why);
 
-		for (int i = 0; i < r->nres; i++) {
-			const struct nb_test_result *t = &r->res[i];
-
-			any_ns |= !t->standard;
-			if (t->error[0])
-				nb_text("%s: ERROR: %s", t->test->name, t->error);
-			else if (!t->valid.pass)
-				nb_text("%s: INVALID: max abs error %.3g, max rel error %.3g; tolerance |d| <= %.0e + %.0e |ref| (%s)",
-					t->test->name, t->valid.max_abs,
-					t->valid.max_rel, t->valid.tol_abs,
-					t->valid.tol_rel, t->valid.input);
-		}
-		if (any_ns)
-			nb_text("* non-standard configuration (--batch/--frames): no score");
-		nb_text("Validation: every result against the double-precision reference; "
-			"models |d| <= 1e-4 + 1e-3 |ref|, gates 1e-5 + 1e-4 |ref|, peak and bandwidth exact.");
-		nb_text("%s", "");
-	}
-	nb_obj_begin("score", NULL);
+	nb_obj_begin(p, "score", NULL);
 	if (isfinite(score))
-		nb_dbl("value", "Score", score, 0, NULL);
+		nb_dbl(p, "value", "Score", score, 0, NULL);
 	else
-		nb_missing("value", "Score", why);
-	nb_str("method", NULL,
+		nb_missing(p, "value", "Score", why);
+	nb_str(p, "method", NULL,
 	       "geometric mean over the five tests of result / reference result x 1000");
-	nb_str("reference_id", NULL, nb_reference.id);
-	nb_obj_begin("reference", NULL);
-	nb_str("machine", NULL, nb_reference.machine);
-	nb_str("cpu", NULL, nb_reference.cpu);
-	nb_str("date", NULL, nb_reference.date);
-	nb_str("command", NULL, nb_reference.command);
-	nb_str("build", NULL, nb_reference.build);
-	nb_obj_end();
-	nb_obj_end();
+	nb_str(p, "reference_id", NULL, nb_reference.id);
+	nb_obj_begin(p, "reference", NULL);
+	nb_str(p, "machine", NULL, nb_reference.machine);
+	nb_str(p, "cpu", NULL, nb_reference.cpu);
+	nb_str(p, "date", NULL, nb_reference.date);
+	nb_str(p, "command", NULL, nb_reference.command);
+	nb_str(p, "build", NULL, nb_reference.build);
+	nb_obj_end(p);
+	nb_obj_end(p);
+	nb_text(p, "(reference, score 1000: %s, %s, %s)", nb_reference.cpu,
+		nb_reference.machine, nb_reference.date);
 	if (!r->complete)
-		all_valid = false;
-	if (!json) {
-		nb_text("(reference, score 1000: %s, %s, %s)", nb_reference.cpu,
-			nb_reference.machine, nb_reference.date);
-		if (!r->complete)
-			nb_text("Result: INTERRUPTED after %d of %d tests%s", r->nres,
-				r->count, r->nres ? " (their results above)" : "");
-		else
-			nb_text("Result: %s", all_valid ? "all results valid" :
-				"INVALID (see above)");
+		nb_text(p, "Result: INTERRUPTED after %d of %d tests%s", r->nres,
+			r->count, r->nres ? " (their results above)" : "");
+	else
+		nb_text(p, "Result: %s", all_valid ? "all results valid" : "INVALID (see above)");
+	nb_bool(p, "valid", NULL, all_valid);
+}
+
+/* The result, in the format of p (text and JSON: engine/result-schema.md). */
+static void emit(struct run *r, struct nb_print *p)
+{
+	bool all_valid = r->complete;
+
+	emit_head(p, r);
+	nb_text(p, "%s", "");
+	nb_table_begin(p, "tests", cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	for (int i = 0; i < r->nres; i++) {
+		if (r->res[i].error[0] || !r->res[i].valid.pass)
+			all_valid = false;
+		emit_row(p, &r->res[i]);
 	}
-	nb_bool("valid", NULL, all_valid);
+	nb_table_end(p);
+	emit_failures(p, r);
+	emit_score(p, r, all_valid);
 }
 
 /*
@@ -388,6 +396,165 @@ static void measure_peak(struct run *r)
 	}
 }
 
+/*
+ * SIGINT and SIGTERM blocked while the backend starts its worker threads,
+ * which keep that mask: only this thread takes them. Then the handler.
+ */
+static int open_backend(struct run *r, const sigset_t *stop_set)
+{
+	struct nb_backend_config bcfg = {
+		.threads = (int)r->threads,
+		.isa = r->isa ? isa_choices[r->isa] : NULL,
+	};
+	struct sigaction sa = { .sa_handler = on_stop_signal,
+				.sa_flags = SA_RESTART | SA_RESETHAND };
+	sigset_t old_mask;
+	char err[256];
+
+	sigemptyset(&sa.sa_mask);
+	pthread_sigmask(SIG_BLOCK, stop_set, &old_mask);
+	if (r->ops->open(&bcfg, &r->ctx, err, sizeof(err))) {
+		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+		fprintf(stderr, "navibench run: %s\n", err);
+		return r->isa ? NB_EXIT_USAGE : NB_EXIT_FAIL;
+	}
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	return 0;
+}
+
+/* The selected tests, fp32-peak first: the others are shown as a share of it. */
+static void run_tests(struct run *r)
+{
+	static const enum nb_test_id order[] = { NB_TEST_PEAK, NB_TEST_MONO,
+		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW };
+	struct nb_run_config cfg = {
+		.batch = (int)r->batch, .frames = (int)r->frames,
+		.quick = r->quick, .seed = (uint64_t)r->seed,
+		.weights = r->weights,
+		.progress = progress, .progress_arg = r,
+	};
+	struct nb_test_result tmp[NB_TEST_COUNT];
+	bool done[NB_TEST_COUNT] = { false };
+	time_t now = time(NULL);
+
+	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	r->tty = isatty(STDERR_FILENO);
+	r->peak = NAN;
+	r->peak_from = "not measured";
+	for (int i = 0; i < NB_TEST_COUNT; i++)
+		r->count += r->selected[i];
+	if (!r->selected[NB_TEST_PEAK] &&
+	    (r->selected[NB_TEST_MONO] || r->selected[NB_TEST_COLOR] ||
+	     r->selected[NB_TEST_GATES]))
+		measure_peak(r);
+	for (int k = 0; k < NB_TEST_COUNT; k++) {
+		enum nb_test_id id = order[k];
+
+		if (!r->selected[id] || stop_signal)
+			continue;
+		r->index++;
+		nb_bench_run(r->ops, r->ctx, id, &cfg, r->peak, &tmp[id]);
+		done[id] = true;
+		if (id == NB_TEST_PEAK && !tmp[id].error[0] && tmp[id].valid.pass) {
+			r->peak = tmp[id].best;
+			r->peak_from = "the fastest repeat of this run's fp32-peak test";
+		}
+	}
+	progress_done(r);
+	for (int i = 0; i < NB_TEST_COUNT; i++)
+		if (r->selected[i] && done[i])
+			r->res[r->nres++] = tmp[i];
+	r->complete = r->nres == r->count;
+}
+
+/*
+ * The result: text on stdout unless --json alone (JSON on stdout); JSON
+ * to FILE with --json FILE, written whole (temporary file and rename).
+ * Returns whether every result is valid and written.
+ */
+static bool write_result(struct run *r, const struct cli_common *common, bool text)
+{
+	bool valid = true;
+
+	for (int i = 0; i < r->nres; i++)
+		valid &= !r->res[i].error[0] && r->res[i].valid.pass;
+	if (text) {
+		struct nb_print *p = nb_print_open(nb_format_ops(NB_FORMAT_TEXT), NULL, "run");
+
+		emit(r, p);
+		nb_print_close(p);
+	}
+	if (common->json) {
+		struct nb_print *p = nb_print_open(nb_format_ops(NB_FORMAT_JSON),
+						   common->json_path, "run");
+
+		emit(r, p);
+		if (nb_print_close(p))
+			valid = false;
+	}
+	return valid;
+}
+
+static int run_main(struct run *r, const struct cli_common *common)
+{
+	/* --json FILE: text on stdout and JSON in FILE; --json: JSON on stdout */
+	bool text = !common->json || (common->json_path && strcmp(common->json_path, "-"));
+	sigset_t stop_set;
+	int rc;
+
+	if (common->nargs > 0)
+		return cli_usage_error("run", "unexpected argument '%s'", common->args[0]);
+	rc = parse_tests(r);
+	if (rc)
+		return rc;
+	const struct cli_file in[] = { { "--weights", r->weights_path } };
+	const struct cli_file out[] = { { "--json", common->json_path } };
+
+	rc = cli_check_outputs("run", in, 1, out, 1);
+	if (rc)
+		return rc;
+	rc = nb_device_select(common->device, &r->dev);
+	if (rc)
+		return rc;
+	r->ops = &nb_cpu_backend;
+	if (r->dev.kind == NB_DEV_CPU)
+		r->device_note = "the CPU backend runs the suite on the host CPU";
+	else
+		r->device_note = "no GPU backend in this build: running on the CPU instead";
+	rc = load_weights(r);
+	if (rc)
+		return rc;
+	sigemptyset(&stop_set);
+	sigaddset(&stop_set, SIGINT);
+	sigaddset(&stop_set, SIGTERM);
+	rc = open_backend(r, &stop_set);
+	if (rc)
+		return rc;
+	if (text) {
+		printf("navibench run: device %d (%s): %s\n", r->dev.index,
+		       r->dev.name, r->device_note);
+		printf("backend: %s (%s)%s\n\n", r->ops->name,
+		       r->ops->describe(r->ctx), r->quick ? ", quick" : "");
+		fflush(stdout);
+	}
+	nb_system_start(&r->sys, r->dev.pci, common->json ? common->device : NULL);
+	run_tests(r);
+	nb_system_end(&r->sys);
+	/*
+	 * From here on the signals stay blocked, up to the exit: the result
+	 * written is the one of the tests that finished, and it is written
+	 * whole.
+	 */
+	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+	rc = write_result(r, common, text) ? NB_EXIT_OK : NB_EXIT_FAIL;
+	if (!r->complete)
+		rc = 128 + stop_signal;
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static struct run r;
@@ -424,7 +591,6 @@ int cmd_run(int argc, char **argv)
 		.epilog = "Exit status: 0 all valid, 1 a test failed or was INVALID, 2 usage, 3 no such device.",
 	};
 	struct cli_common common;
-	char err[256];
 	int rc;
 
 	memset(&r, 0, sizeof(r));
@@ -432,139 +598,7 @@ int cmd_run(int argc, char **argv)
 	rc = cli_parse(&spec, argc, argv, &common);
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (common.nargs > 0)
-		return cli_usage_error("run", "unexpected argument '%s'", common.args[0]);
-	/* --json FILE: text on stdout and JSON in FILE; --json: JSON on stdout */
-	bool text = !common.json || (common.json_path && strcmp(common.json_path, "-"));
-
-	rc = parse_tests(&r);
-	if (rc)
-		return rc;
-	const struct cli_file in[] = { { "--weights", r.weights_path } };
-	const struct cli_file out[] = { { "--json", common.json_path } };
-
-	rc = cli_check_outputs("run", in, 1, out, 1);
-	if (rc)
-		return rc;
-	rc = nb_device_select(common.device, &r.dev);
-	if (rc)
-		return rc;
-	r.ops = &nb_cpu_backend;
-	if (r.dev.kind == NB_DEV_CPU)
-		r.device_note = "the CPU backend runs the suite on the host CPU";
-	else
-		r.device_note = "no GPU backend in this build: running on the CPU instead";
-	rc = load_weights(&r);
-	if (rc)
-		goto out;
-
-	struct nb_backend_config bcfg = {
-		.threads = (int)r.threads,
-		.isa = r.isa ? isa_choices[r.isa] : NULL,
-	};
-	/*
-	 * SIGINT and SIGTERM blocked while the backend starts its worker
-	 * threads, which keep that mask: only this thread takes them.
-	 */
-	sigset_t stop_set, old_mask;
-	struct sigaction sa = { .sa_handler = on_stop_signal,
-				.sa_flags = SA_RESTART | SA_RESETHAND };
-
-	sigemptyset(&stop_set);
-	sigaddset(&stop_set, SIGINT);
-	sigaddset(&stop_set, SIGTERM);
-	sigemptyset(&sa.sa_mask);
-	pthread_sigmask(SIG_BLOCK, &stop_set, &old_mask);
-	if (r.ops->open(&bcfg, &r.ctx, err, sizeof(err))) {
-		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-		fprintf(stderr, "navibench run: %s\n", err);
-		rc = r.isa ? NB_EXIT_USAGE : NB_EXIT_FAIL;
-		goto out;
-	}
-	stop_signal = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-	if (text) {
-		printf("navibench run: device %d (%s): %s\n", r.dev.index,
-		       r.dev.name, r.device_note);
-		printf("backend: %s (%s)%s\n\n", r.ops->name,
-		       r.ops->describe(r.ctx), r.quick ? ", quick" : "");
-		fflush(stdout);
-	}
-
-	nb_system_start(&r.sys, r.dev.pci);
-	if (common.json)
-		r.sys.device_info = nb_info_json(common.device);
-	time_t now = time(NULL);
-	strftime(r.date, sizeof(r.date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	r.tty = isatty(STDERR_FILENO);
-	r.peak = NAN;
-	r.peak_from = "not measured";
-	for (int i = 0; i < NB_TEST_COUNT; i++)
-		r.count += r.selected[i];
-
-	struct nb_run_config cfg = {
-		.batch = (int)r.batch, .frames = (int)r.frames,
-		.quick = r.quick, .seed = (uint64_t)r.seed,
-		.weights = r.weights,
-		.progress = progress, .progress_arg = &r,
-	};
-	/* fp32-peak first: the other results are shown as a share of it */
-	static const enum nb_test_id order[] = { NB_TEST_PEAK, NB_TEST_MONO,
-		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW };
-	struct nb_test_result tmp[NB_TEST_COUNT];
-	bool done[NB_TEST_COUNT] = { false };
-
-	if (!r.selected[NB_TEST_PEAK] &&
-	    (r.selected[NB_TEST_MONO] || r.selected[NB_TEST_COLOR] ||
-	     r.selected[NB_TEST_GATES]))
-		measure_peak(&r);
-	for (int k = 0; k < NB_TEST_COUNT; k++) {
-		enum nb_test_id id = order[k];
-
-		if (!r.selected[id])
-			continue;
-		if (stop_signal)
-			break;
-		r.index++;
-		nb_bench_run(r.ops, r.ctx, id, &cfg, r.peak, &tmp[id]);
-		done[id] = true;
-		if (id == NB_TEST_PEAK && !tmp[id].error[0] && tmp[id].valid.pass) {
-			r.peak = tmp[id].best;
-			r.peak_from = "the fastest repeat of this run's fp32-peak test";
-		}
-	}
-	progress_done(&r);
-	/*
-	 * From here on the signals stay blocked, up to the exit: the result
-	 * written is the one of the tests that finished, and it is written
-	 * whole (nb_print_end: temporary file and rename).
-	 */
-	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
-	nb_system_end(&r.sys);
-	for (int i = 0; i < NB_TEST_COUNT; i++)
-		if (r.selected[i] && done[i])
-			r.res[r.nres++] = tmp[i];
-	r.complete = r.nres == r.count;
-
-	bool valid = true;
-	for (int i = 0; i < r.nres; i++)
-		valid &= !r.res[i].error[0] && r.res[i].valid.pass;
-
-	if (text) {
-		emit(&r, false);
-		nb_print_end(NULL);
-	}
-	if (common.json) {
-		emit(&r, true);
-		if (nb_print_end(common.json_path))
-			valid = false;
-	}
-	rc = valid ? NB_EXIT_OK : NB_EXIT_FAIL;
-	if (!r.complete)
-		rc = 128 + stop_signal;
-out:
+	rc = run_main(&r, &common);
 	if (r.ctx)
 		r.ops->close(r.ctx);
 	nb_weights_free(r.weights);

@@ -20,6 +20,7 @@
 #include "asic.h"
 #include "devices.h"
 #include "gtfs.h"
+#include "print.h"
 
 #define MAX_DRM 64
 
@@ -544,4 +545,13 @@ int nb_device_select(const char *spec, struct nb_device *out)
 		*out = e->dev;
 	nb_devices_free(&l);
 	return rc;
+}
+
+void nb_device_print_id(const struct nb_devent *e, struct nb_print_device *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->index = e->dev.index;
+	id->kind = nb_device_kind_name(e->dev.kind);
+	id->name = e->dev.name;
+	id->pci_address = e->dev.pci[0] ? e->dev.pci : NULL;
 }

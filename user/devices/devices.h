@@ -95,4 +95,12 @@ void nb_access_hint(const char *node, int err, char *buf, unsigned long n);
 /* What was found when no AMD GPU is there, for "no AMD GPU" messages. */
 void nb_devices_explain(const struct nb_devlist *l, FILE *f);
 
+/*
+ * nb_device_print_id() - who e is, for the print layer's records (index,
+ * kind, name, PCI address); gfx_target and asic are left NULL for the
+ * caller that knows them. Valid while e is.
+ */
+struct nb_print_device;
+void nb_device_print_id(const struct nb_devent *e, struct nb_print_device *id);
+
 #endif /* NAVIBENCH_DEVICES_H */

@@ -83,7 +83,7 @@ static void read_loadavg(struct nb_loadavg *l)
 	l->known = getloadavg(l->v, 3) == 3;
 }
 
-void nb_system_start(struct nb_system *s, const char *pci)
+void nb_system_start(struct nb_system *s, const char *pci, const char *device)
 {
 	struct utsname u;
 	char buf[64], path[160];
@@ -118,6 +118,12 @@ void nb_system_start(struct nb_system *s, const char *pci)
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vbios_version", pci);
 		read_line(path, s->vbios_version, sizeof(s->vbios_version));
 	}
+	if (device) {
+		char *text = nb_info_json_text(device);
+
+		s->device_info = text ? json_tokener_parse(text) : NULL;
+		free(text);
+	}
 }
 
 void nb_system_end(struct nb_system *s)
@@ -132,66 +138,105 @@ void nb_system_free(struct nb_system *s)
 }
 
 /* A string member only when there is a value: absent, never "". */
-static void opt_str(const char *key, const char *v)
+static void opt_str(struct nb_print *p, const char *key, const char *v)
 {
 	if (v && v[0])
-		nb_str(key, NULL, v);
+		nb_str(p, key, NULL, v);
 }
 
-static void loadavg(const char *key, const struct nb_loadavg *l)
+static void loadavg(struct nb_print *p, const char *key, const struct nb_loadavg *l)
 {
 	if (!l->known)
 		return;
-	nb_arr_begin(key, NULL);
+	nb_arr_begin(p, key, NULL);
 	for (int i = 0; i < 3; i++)
-		nb_dbl("load", NULL, l->v[i], 2, NULL);
-	nb_arr_end();
+		nb_dbl(p, "load", NULL, l->v[i], 2, NULL);
+	nb_arr_end(p);
 }
 
-void nb_system_emit(const struct nb_system *s)
+/* A JSON value kept from another document, printed again member by member. */
+static void emit_json(struct nb_print *p, const char *key, struct json_object *o)
 {
-	nb_obj_begin("system", NULL);
-	nb_obj_begin("navibench", NULL);
-	nb_str("version", NULL, NAVIBENCH_VERSION);
-	opt_str("commit", NB_BUILD_COMMIT);
-#ifdef __clang__
-	nb_str("compiler", NULL, "clang " __clang_version__);
-#elif defined(__GNUC__)
-	nb_str("compiler", NULL, "gcc " __VERSION__);
-#endif
-	opt_str("cflags", NB_BUILD_CFLAGS);
-	nb_obj_end();
-	nb_obj_begin("libraries", NULL);
-	opt_str("libdrm", NB_LIBDRM_VERSION);
-	nb_str("json-c", NULL, json_c_version());
-	nb_str("libpng", NULL, png_get_libpng_ver(NULL));
-	nb_obj_end();
-	nb_obj_begin("kernel", NULL);
-	opt_str("release", s->kernel_release);
-	opt_str("version", s->kernel_version);
-	opt_str("machine", s->machine);
-	nb_obj_end();
-	opt_str("os", s->os);
-	nb_obj_begin("cpu", NULL);
-	opt_str("model", s->cpu_model);
-	if (s->logical_cpus > 0)
-		nb_i64("logical_cpus", NULL, s->logical_cpus, NULL);
-	opt_str("governor", s->governor);
-	opt_str("scaling_driver", s->scaling_driver);
-	nb_obj_end();
-	if (s->memory_bytes)
-		nb_u64("memory_bytes", NULL, s->memory_bytes, NULL);
-	if (s->gpu_driver[0] || s->vbios_version[0]) {
-		nb_obj_begin("gpu", NULL);
-		opt_str("driver", s->gpu_driver);
-		opt_str("vbios_version", s->vbios_version);
-		nb_obj_end();
+	switch (json_object_get_type(o)) {
+	case json_type_object:
+		nb_obj_begin(p, key, NULL);
+		json_object_object_foreach(o, k, v)
+			emit_json(p, k, v);
+		nb_obj_end(p);
+		break;
+	case json_type_array:
+		nb_arr_begin(p, key, NULL);
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			emit_json(p, key, json_object_array_get_idx(o, i));
+		nb_arr_end(p);
+		break;
+	case json_type_string:
+		nb_str(p, key, NULL, json_object_get_string(o));
+		break;
+	case json_type_boolean:
+		nb_bool(p, key, NULL, json_object_get_boolean(o));
+		break;
+	case json_type_int:
+		nb_i64(p, key, NULL, json_object_get_int64(o), NULL);
+		break;
+	case json_type_double:
+		nb_dbl(p, key, NULL, json_object_get_double(o), 0, NULL);
+		break;
+	default:
+		nb_missing(p, key, NULL, NULL);
+		break;
 	}
-	nb_obj_begin("load_average", NULL);
-	loadavg("start", &s->load_start);
-	loadavg("end", &s->load_end);
-	nb_obj_end();
+}
+
+static void emit_build(struct nb_print *p)
+{
+	nb_obj_begin(p, "navibench", NULL);
+	nb_str(p, "version", NULL, NAVIBENCH_VERSION);
+	opt_str(p, "commit", NB_BUILD_COMMIT);
+#ifdef __clang__
+	nb_str(p, "compiler", NULL, "clang " __clang_version__);
+#elif defined(__GNUC__)
+	nb_str(p, "compiler", NULL, "gcc " __VERSION__);
+#endif
+	opt_str(p, "cflags", NB_BUILD_CFLAGS);
+	nb_obj_end(p);
+	nb_obj_begin(p, "libraries", NULL);
+	opt_str(p, "libdrm", NB_LIBDRM_VERSION);
+	nb_str(p, "json-c", NULL, json_c_version());
+	nb_str(p, "libpng", NULL, png_get_libpng_ver(NULL));
+	nb_obj_end(p);
+}
+
+void nb_system_emit(struct nb_print *p, const struct nb_system *s)
+{
+	nb_obj_begin(p, "system", NULL);
+	emit_build(p);
+	nb_obj_begin(p, "kernel", NULL);
+	opt_str(p, "release", s->kernel_release);
+	opt_str(p, "version", s->kernel_version);
+	opt_str(p, "machine", s->machine);
+	nb_obj_end(p);
+	opt_str(p, "os", s->os);
+	nb_obj_begin(p, "cpu", NULL);
+	opt_str(p, "model", s->cpu_model);
+	if (s->logical_cpus > 0)
+		nb_i64(p, "logical_cpus", NULL, s->logical_cpus, NULL);
+	opt_str(p, "governor", s->governor);
+	opt_str(p, "scaling_driver", s->scaling_driver);
+	nb_obj_end(p);
+	if (s->memory_bytes)
+		nb_u64(p, "memory_bytes", NULL, s->memory_bytes, NULL);
+	if (s->gpu_driver[0] || s->vbios_version[0]) {
+		nb_obj_begin(p, "gpu", NULL);
+		opt_str(p, "driver", s->gpu_driver);
+		opt_str(p, "vbios_version", s->vbios_version);
+		nb_obj_end(p);
+	}
+	nb_obj_begin(p, "load_average", NULL);
+	loadavg(p, "start", &s->load_start);
+	loadavg(p, "end", &s->load_end);
+	nb_obj_end(p);
 	if (s->device_info)
-		nb_fieldf("device_info", NULL, json_object_get(s->device_info), "-");
-	nb_obj_end();
+		emit_json(p, "device_info", s->device_info);
+	nb_obj_end(p);
 }

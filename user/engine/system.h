@@ -31,14 +31,19 @@ struct nb_system {
 	struct json_object *device_info;	/* `navibench info --json`; NULL: none */
 };
 
-/* nb_system_start() - read what the run starts on; pci: "" for the CPU. */
-void nb_system_start(struct nb_system *s, const char *pci);
+struct nb_print;
+
+/*
+ * nb_system_start() - read what the run starts on; pci: "" for the CPU;
+ * device: the --device value whose info record to keep (NULL: none).
+ */
+void nb_system_start(struct nb_system *s, const char *pci, const char *device);
 /* nb_system_end() - the load average at the end. */
 void nb_system_end(struct nb_system *s);
 void nb_system_free(struct nb_system *s);
 
 /* nb_system_emit() - the "system" object of the result, through print.h. */
-void nb_system_emit(const struct nb_system *s);
+void nb_system_emit(struct nb_print *p, const struct nb_system *s);
 
 /* The build: version, `git describe`, compiler and flags. */
 const char *nb_build_commit(void);

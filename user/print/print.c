@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The print layer: see print.h.
+ * The print layer: the document's position and the calls into the format
+ * (print.h, print_ops.h). Formats: text.c, json.c, csv.c, prometheus.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <json-c/json.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,333 +16,513 @@
 #include <unistd.h>
 
 #include "navibench.h"
-#include "print.h"
+#include "print_ops.h"
 
-#define MAX_DEPTH	16
-#define LABEL_WIDTH	24
-#define MAX_COLS	24
+const char *const nb_format_names[NB_FORMAT_COUNT + 1] = {
+	[NB_FORMAT_TEXT] = "text",
+	[NB_FORMAT_JSON] = "json",
+	[NB_FORMAT_CSV] = "csv",
+	[NB_FORMAT_PROMETHEUS] = "prometheus",
+	[NB_FORMAT_COUNT] = NULL,
+};
 
-static struct {
-	bool json;
-	struct json_object *root;
-	struct json_object *stack[MAX_DEPTH];	/* JSON containers */
-	int depth;				/* 0: root */
-	int indent;				/* text: current indentation */
-	bool indented[MAX_DEPTH];		/* text: level added an indent */
+static const struct nb_print_ops *const formats[NB_FORMAT_COUNT] = {
+	[NB_FORMAT_TEXT] = &nb_print_text_ops,
+	[NB_FORMAT_JSON] = &nb_print_json_ops,
+	[NB_FORMAT_CSV] = &nb_print_csv_ops,
+	[NB_FORMAT_PROMETHEUS] = &nb_print_prometheus_ops,
+};
 
-	/* the table being printed */
-	const struct nb_column *cols;
-	int ncols, cell;
-	struct json_object *row;
-	char **cells;				/* text: rows x ncols strings */
-	int nrows, cap;
-} P;
-
-void nb_print_begin(bool json)
+const struct nb_print_ops *nb_format_ops(enum nb_format f)
 {
-	memset(&P, 0, sizeof(P));
-	P.json = json;
-	if (json) {
-		P.root = json_object_new_object();
-		P.stack[0] = P.root;
+	return f < NB_FORMAT_COUNT ? formats[f] : NULL;
+}
+
+const char *nb_format_name(const struct nb_print_ops *fmt)
+{
+	return fmt ? fmt->name : "?";
+}
+
+bool nb_format_ready(const struct nb_print_ops *fmt, const char **why)
+{
+	if (fmt && fmt->begin)
+		return true;
+	if (why)
+		*why = "not yet supported";
+	return false;
+}
+
+bool nb_format_live(const struct nb_print_ops *fmt)
+{
+	return fmt && fmt->live;
+}
+
+/* ---- the document ---- */
+
+static struct nb_print *print_new(const struct nb_print_ops *fmt, const char *cmd)
+{
+	struct nb_print *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		fprintf(stderr, "navibench: out of memory\n");
+		abort();
 	}
+	p->ops = fmt;
+	p->cmd = cmd ? cmd : "";
+	p->frame[0].level = NB_L_ROOT;
+	return p;
 }
 
-bool nb_print_is_json(void)
+static void print_start(struct nb_print *p)
 {
-	return P.json;
+	int err = p->ops->begin ? p->ops->begin(p) : -ENOTSUP;
+
+	if (err == -ENOMEM) {
+		fprintf(stderr, "navibench: out of memory\n");
+		abort();
+	}
+	/* a format not implemented: its calls are skipped (cli_parse refuses it) */
+	if (err)
+		p->failed = true;
 }
 
-struct json_object *nb_print_root(void)
+struct nb_print *nb_print_open_file(const struct nb_print_ops *fmt, FILE *out, const char *cmd)
 {
-	return P.root;
+	struct nb_print *p = print_new(fmt, cmd);
+
+	p->out = out;
+	print_start(p);
+	return p;
 }
 
-/* Add jv to the current container, under key when it is an object. */
-static void add(const char *key, struct json_object *jv)
+struct nb_print *nb_print_open(const struct nb_print_ops *fmt, const char *path, const char *cmd)
 {
-	struct json_object *c;
+	struct nb_print *p = print_new(fmt, cmd);
 
-	/* key NULL: text only. Inside an array the key only says "JSON too". */
-	if (!P.json || !key) {
-		json_object_put(jv);
+	if (!path || !strcmp(path, "-")) {
+		p->out = stdout;
+	} else {
+		/* kept in memory and written whole at close: never half a file */
+		p->path = strdup(path);
+		p->out = open_memstream(&p->buf, &p->len);
+		if (!p->path || !p->out) {
+			fprintf(stderr, "navibench: out of memory\n");
+			abort();
+		}
+	}
+	print_start(p);
+	return p;
+}
+
+static void print_free(struct nb_print *p)
+{
+	if (p->path) {
+		if (p->out)
+			fclose(p->out);
+		free(p->buf);
+		free(p->path);
+	}
+	free(p);
+}
+
+int nb_print_close(struct nb_print *p)
+{
+	int err = 0, rc = NB_EXIT_OK;
+
+	if (!p)
+		return NB_EXIT_OK;
+	while (p->depth > 0) {
+		/* whatever the command left open is closed, so formats see a whole document */
+		switch (nb_print_top(p)->level) {
+		case NB_L_RECORD:
+			nb_record_end(p);
+			break;
+		case NB_L_TABLE:
+			nb_table_end(p);
+			break;
+		default:
+			nb_obj_end(p);
+			break;
+		}
+	}
+	if (!p->failed && p->ops->end)
+		err = p->ops->end(p);
+	if (!err && fflush(p->out))
+		err = -errno;
+	if (!err && p->path) {
+		if (fclose(p->out))
+			err = -errno;
+		p->out = NULL;
+		if (!err)
+			err = nb_write_file_atomic(p->path, p->buf, p->len);
+	}
+	if (err) {
+		fprintf(stderr, "navibench: cannot write %s: %s\n", p->path ? p->path : "the output",
+			strerror(-err));
+		rc = NB_EXIT_FAIL;
+	}
+	print_free(p);
+	return rc;
+}
+
+void nb_print_discard(struct nb_print *p)
+{
+	if (!p)
 		return;
+	if (!p->failed && p->ops->discard)
+		p->ops->discard(p);
+	fflush(p->out);
+	p->len = 0;
+	print_free(p);
+}
+
+void nb_print_stream(struct nb_print *p)
+{
+	p->stream = true;
+}
+
+void nb_print_flush(struct nb_print *p)
+{
+	if (!p->failed && p->ops->flush)
+		p->ops->flush(p);
+	fflush(p->out);
+}
+
+/* ---- position ---- */
+
+bool nb_print_inside(const struct nb_print *p, enum nb_level level)
+{
+	for (int i = p->depth; i > 0; i--)
+		if (p->frame[i].level == level)
+			return true;
+	return false;
+}
+
+static bool push(struct nb_print *p, enum nb_level level, const char *key, const char *title)
+{
+	struct nb_print_frame *f;
+
+	if (p->failed || p->dropped || p->depth + 1 >= NB_PRINT_DEPTH) {
+		p->dropped++;
+		return false;
 	}
-	c = P.stack[P.depth];
-	if (json_object_is_type(c, json_type_array))
-		json_object_array_add(c, jv);
+	nb_print_top(p)->n++;
+	f = &p->frame[++p->depth];
+	f->level = level;
+	f->key = key;
+	f->title = title;
+	f->n = 0;
+	return true;
+}
+
+/* Whether the level to end is the one on top (else the end is dropped). */
+static bool can_pop(struct nb_print *p, enum nb_level level)
+{
+	if (p->dropped) {
+		p->dropped--;
+		return false;
+	}
+	if (p->failed || p->depth == 0)
+		return false;
+	if (level == NB_L_OBJECT)	/* nb_obj_end() ends objects, arrays, readings, cells */
+		return nb_print_top(p)->level != NB_L_RECORD && nb_print_top(p)->level != NB_L_TABLE;
+	return nb_print_top(p)->level == level;
+}
+
+void nb_record_begin(struct nb_print *p, const struct nb_print_device *id)
+{
+	if (!push(p, NB_L_RECORD, NULL, NULL))
+		return;
+	p->id = id;
+	p->cell = 0;
+	p->records++;
+	if (p->ops->record_begin)
+		p->ops->record_begin(p, id);
+}
+
+void nb_record_end(struct nb_print *p)
+{
+	if (!can_pop(p, NB_L_RECORD))
+		return;
+	if (p->ops->record_end)
+		p->ops->record_end(p);
+	p->depth--;
+	p->id = NULL;
+}
+
+static void group_begin(struct nb_print *p, enum nb_level level, const char *key,
+			const char *title)
+{
+	if (push(p, level, key, title) && p->ops->group_begin)
+		p->ops->group_begin(p);
+}
+
+void nb_obj_begin(struct nb_print *p, const char *key, const char *title)
+{
+	group_begin(p, NB_L_OBJECT, key, title);
+}
+
+void nb_arr_begin(struct nb_print *p, const char *key, const char *title)
+{
+	group_begin(p, NB_L_ARRAY, key, title);
+}
+
+void nb_readings_begin(struct nb_print *p, const char *key, const char *title)
+{
+	group_begin(p, NB_L_READINGS, key, title);
+}
+
+void nb_obj_end(struct nb_print *p)
+{
+	if (!can_pop(p, NB_L_OBJECT))
+		return;
+	if (p->ops->group_end)
+		p->ops->group_end(p);
+	p->depth--;
+}
+
+void nb_arr_end(struct nb_print *p)
+{
+	nb_obj_end(p);
+}
+
+void nb_readings_end(struct nb_print *p)
+{
+	nb_obj_end(p);
+}
+
+void nb_table_begin(struct nb_print *p, const char *key, const struct nb_column *cols, int ncols)
+{
+	if (nb_print_inside(p, NB_L_TABLE) || !push(p, NB_L_TABLE, key, NULL))
+		return;	/* tables do not nest */
+	p->cols = cols;
+	p->ncols = ncols;
+	if (p->ops->table_begin)
+		p->ops->table_begin(p);
+}
+
+void nb_table_end(struct nb_print *p)
+{
+	if (!can_pop(p, NB_L_TABLE))
+		return;
+	if (p->ops->table_end)
+		p->ops->table_end(p);
+	p->depth--;
+	p->cols = NULL;
+	p->ncols = 0;
+}
+
+/* ---- values ---- */
+
+void nb_value(struct nb_print *p, const struct nb_value *v)
+{
+	struct nb_value x = *v;
+
+	if (p->failed || p->dropped)
+		return;
+	if (x.type == NB_V_DBL && !isfinite(x.d)) {
+		/* JSON has no NaN or infinity: such a value is missing, not a number */
+		x.type = NB_V_MISSING;
+		if (!x.why)
+			x.why = "not measured";
+	}
+	if (x.type == NB_V_STR && !x.s)
+		x.type = NB_V_MISSING;
+	if (nb_print_top(p)->level == NB_L_READINGS) {
+		if (p->ops->reading)
+			p->ops->reading(p, &x);
+	} else if (p->ops->field) {
+		p->ops->field(p, &x);
+	}
+	nb_print_top(p)->n++;
+}
+
+void nb_reading(struct nb_print *p, const struct nb_value *v)
+{
+	nb_value(p, v);
+}
+
+void nb_str(struct nb_print *p, const char *key, const char *label, const char *value)
+{
+	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_STR, .s = value });
+}
+
+void nb_u64(struct nb_print *p, const char *key, const char *label, uint64_t v, const char *unit)
+{
+	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_UINT, .u = v,
+					.unit = unit });
+}
+
+void nb_i64(struct nb_print *p, const char *key, const char *label, int64_t v, const char *unit)
+{
+	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_INT, .i = v,
+					.unit = unit });
+}
+
+void nb_dbl(struct nb_print *p, const char *key, const char *label, double v, int prec,
+	    const char *unit)
+{
+	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_DBL, .d = v,
+					.prec = prec, .unit = unit });
+}
+
+void nb_bool(struct nb_print *p, const char *key, const char *label, bool v)
+{
+	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_BOOL, .b = v });
+}
+
+void nb_missing(struct nb_print *p, const char *key, const char *label, const char *why)
+{
+	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_MISSING,
+					.why = why });
+}
+
+void nb_hex(struct nb_print *p, const char *key, const char *label, unsigned int v, int width)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%0*x", width, v);
+	nb_str(p, key, label, buf);
+}
+
+void nb_bytes(struct nb_print *p, const char *key, const char *label, uint64_t v)
+{
+	char buf[32];
+
+	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_UINT, .u = v,
+					.unit = "B", .text = nb_fmt_bytes(buf, sizeof(buf), v) });
+}
+
+void nb_text(struct nb_print *p, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (p->failed || p->dropped || !p->ops->text)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	p->ops->text(p, buf);
+}
+
+void nb_print_note_stderr(struct nb_print *p, const char *msg)
+{
+	fprintf(stderr, "navibench %s: %s\n", p->cmd, msg);
+}
+
+void nb_note(struct nb_print *p, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!p->failed && p->ops->note)
+		p->ops->note(p, buf);
 	else
-		json_object_object_add(c, key, jv);
+		nb_print_note_stderr(p, buf);
 }
 
-static void text_field(const char *label, const char *value)
-{
-	int w = LABEL_WIDTH - P.indent;
+/* ---- table cells ---- */
 
-	if (P.json || !label)
+void nb_cell(struct nb_print *p, const struct nb_value *v)
+{
+	struct nb_value x = *v;
+	int col = p->cell;
+
+	if (p->failed || p->dropped || nb_print_top(p)->level != NB_L_RECORD ||
+	    !nb_print_inside(p, NB_L_TABLE) || col >= p->ncols)
 		return;
-	if (w < 1)
-		w = 1;
-	printf("%*s%-*s %s\n", P.indent, "", w, label[0] ? label : "", value);
+	p->cell++;
+	x.key = p->cols[col].key;
+	if (x.type == NB_V_DBL && !isfinite(x.d))
+		x.type = NB_V_MISSING;
+	if (x.type == NB_V_STR && !x.s)
+		x.type = NB_V_MISSING;
+	if (p->ops->cell)
+		p->ops->cell(p, col, &x);
 }
 
-static void push(const char *key, const char *title, struct json_object *c)
+void nb_cell_str(struct nb_print *p, const char *s)
 {
-	if (P.depth + 1 >= MAX_DEPTH) {
-		json_object_put(c);
-		return;
-	}
-	if (P.json) {
-		struct json_object *cur = P.stack[P.depth];
-
-		if (json_object_is_type(cur, json_type_array))
-			json_object_array_add(cur, c);
-		else
-			json_object_object_add(cur, key ? key : "?", c);
-		P.stack[++P.depth] = c;
-		return;
-	}
-	json_object_put(c);
-	P.depth++;
-	P.indented[P.depth] = title != NULL;
-	if (title) {
-		printf("%*s%s:\n", P.indent, "", title);
-		P.indent += 2;
-	}
+	nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = s, .text = s ? NULL : "-" });
 }
 
-static void pop(void)
+void nb_cell_int(struct nb_print *p, int64_t v)
 {
-	if (P.depth == 0)
-		return;
-	if (!P.json && P.indented[P.depth])
-		P.indent -= 2;
-	P.depth--;
+	nb_cell(p, &(struct nb_value){ .type = NB_V_INT, .i = v });
 }
 
-void nb_obj_begin(const char *key, const char *title)
+void nb_cell_dbl(struct nb_print *p, double v, const char *text)
 {
-	push(key, title, json_object_new_object());
+	nb_cell(p, &(struct nb_value){ .type = NB_V_DBL, .d = v, .text = text });
 }
 
-void nb_obj_end(void)
+void nb_cell_missing(struct nb_print *p, const char *text)
 {
-	pop();
+	nb_cell(p, &(struct nb_value){ .type = NB_V_MISSING, .text = text ? text : "-" });
 }
 
-void nb_arr_begin(const char *key, const char *title)
+void nb_cell_obj_begin(struct nb_print *p, const char *text)
 {
-	push(key, title, json_object_new_array());
-}
+	int col = p->cell;
 
-void nb_arr_end(void)
-{
-	pop();
-}
-
-void nb_str(const char *key, const char *label, const char *value)
-{
-	add(key, value ? json_object_new_string(value) : NULL);
-	text_field(label, value ? value : "unavailable");
-}
-
-void nb_u64(const char *key, const char *label, uint64_t v, const char *unit)
-{
-	char buf[64];
-
-	add(key, json_object_new_uint64(v));
-	snprintf(buf, sizeof(buf), "%llu%s%s", (unsigned long long)v,
-		 unit ? " " : "", unit ? unit : "");
-	text_field(label, buf);
-}
-
-void nb_i64(const char *key, const char *label, int64_t v, const char *unit)
-{
-	char buf[64];
-
-	add(key, json_object_new_int64(v));
-	snprintf(buf, sizeof(buf), "%lld%s%s", (long long)v, unit ? " " : "", unit ? unit : "");
-	text_field(label, buf);
-}
-
-void nb_dbl(const char *key, const char *label, double v, int prec, const char *unit)
-{
-	char buf[64];
-
-	/* JSON has no NaN or infinity: such a value is missing, not a number. */
-	if (!isfinite(v)) {
-		nb_missing(key, label, "not measured");
+	if (p->failed || p->dropped || nb_print_top(p)->level != NB_L_RECORD ||
+	    !nb_print_inside(p, NB_L_TABLE) || col >= p->ncols) {
+		p->dropped++;
 		return;
 	}
-	add(key, json_object_new_double(v));
-	snprintf(buf, sizeof(buf), "%.*f%s%s", prec, v, unit ? " " : "", unit ? unit : "");
-	text_field(label, buf);
+	/* the text form is the cell; the members that follow are JSON's and CSV's */
+	if (p->ops->cell)
+		p->ops->cell(p, col, &(struct nb_value){ .key = NULL, .type = NB_V_MISSING,
+							 .text = text });
+	p->cell++;
+	group_begin(p, NB_L_CELL_OBJECT, p->cols[col].key, NULL);
 }
 
-void nb_bool(const char *key, const char *label, bool v)
+/* ---- helpers for formats ---- */
+
+const char *nb_value_plain(const struct nb_value *v, char *buf, size_t n)
 {
-	add(key, json_object_new_boolean(v));
-	text_field(label, v ? "yes" : "no");
-}
-
-void nb_missing(const char *key, const char *label, const char *why)
-{
-	char buf[256];
-
-	add(key, NULL);
-	snprintf(buf, sizeof(buf), "unavailable%s%s%s", why ? " (" : "", why ? why : "",
-		 why ? ")" : "");
-	text_field(label, buf);
-}
-
-void nb_fieldf(const char *key, const char *label, struct json_object *jv,
-	       const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	add(key, jv);
-	if (P.json || !label)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	text_field(label, buf);
-}
-
-void nb_text(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (P.json)
-		return;
-	printf("%*s", P.indent, "");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
-
-void nb_table_begin(const char *key, const struct nb_column *cols, int ncols)
-{
-	if (ncols > MAX_COLS)
-		ncols = MAX_COLS;
-	if (P.json)
-		push(key, NULL, json_object_new_array());
-	P.cols = cols;
-	P.ncols = ncols;
-	P.nrows = 0;
-}
-
-void nb_row_begin(void)
-{
-	P.cell = 0;
-	if (P.json) {
-		P.row = json_object_new_object();
-		return;
+	switch (v->type) {
+	case NB_V_STR:
+		snprintf(buf, n, "%s", v->s);
+		break;
+	case NB_V_BOOL:
+		snprintf(buf, n, "%s", v->b ? "yes" : "no");
+		break;
+	case NB_V_INT:
+		snprintf(buf, n, "%lld", (long long)v->i);
+		break;
+	case NB_V_UINT:
+		snprintf(buf, n, "%llu", (unsigned long long)v->u);
+		break;
+	case NB_V_DBL:
+		snprintf(buf, n, "%.*f", v->prec, v->d);
+		break;
+	default:
+		snprintf(buf, n, "%s", "");
+		break;
 	}
-	if (P.nrows + 1 > P.cap) {
-		int cap = P.cap ? P.cap * 2 : 16;
-		char **c = realloc(P.cells, sizeof(char *) * (size_t)cap * (size_t)P.ncols);
-
-		if (!c)
-			return;
-		P.cells = c;
-		P.cap = cap;
-	}
-	for (int i = 0; i < P.ncols; i++)
-		P.cells[P.nrows * P.ncols + i] = NULL;
-	P.nrows++;
+	return buf;
 }
 
-void nb_cell(struct json_object *jv, const char *fmt, ...)
+const char *nb_value_text(const struct nb_value *v, char *buf, size_t n)
 {
-	const struct nb_column *col;
-	va_list ap;
-	char buf[512];
+	char plain[256];
 
-	if (P.cell >= P.ncols) {
-		json_object_put(jv);
-		return;
-	}
-	col = &P.cols[P.cell++];
-	if (P.json) {
-		if (col->key)
-			json_object_object_add(P.row, col->key, jv);
-		else
-			json_object_put(jv);
-		return;
-	}
-	json_object_put(jv);
-	if (!P.cells || P.nrows > P.cap)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	P.cells[(P.nrows - 1) * P.ncols + P.cell - 1] = strdup(buf);
-}
-
-void nb_cell_str(const char *s)
-{
-	nb_cell(s ? json_object_new_string(s) : NULL, "%s", s ? s : "-");
-}
-
-void nb_row_end(void)
-{
-	if (P.json && P.row) {
-		json_object_array_add(P.stack[P.depth], P.row);
-		P.row = NULL;
-	}
-}
-
-void nb_table_end(void)
-{
-	int width[MAX_COLS] = { 0 };
-	int shown[MAX_COLS], n = 0;
-
-	if (P.json) {
-		pop();
-		return;
-	}
-	for (int c = 0; c < P.ncols; c++) {
-		if (!P.cols[c].title)
-			continue;
-		shown[n++] = c;
-		width[c] = (int)strlen(P.cols[c].title);
-		for (int r = 0; r < P.nrows; r++) {
-			const char *s = P.cells[r * P.ncols + c];
-			int l = s ? (int)strlen(s) : 1;
-
-			if (l > width[c])
-				width[c] = l;
-		}
-	}
-	for (int r = -1; r < P.nrows; r++) {
-		printf("%*s", P.indent, "");
-		for (int i = 0; i < n; i++) {
-			int c = shown[i];
-			const char *s = r < 0 ? P.cols[c].title : P.cells[r * P.ncols + c];
-			bool last = i == n - 1;
-
-			if (!s)
-				s = "-";
-			if (P.cols[c].right)
-				printf("%*s", width[c], s);
-			else if (last)
-				printf("%s", s);
-			else
-				printf("%-*s", width[c], s);
-			if (!last)
-				printf("  ");
-		}
-		printf("\n");
-	}
-	for (int i = 0; i < P.nrows * P.ncols; i++)
-		free(P.cells[i]);
-	free(P.cells);
-	P.cells = NULL;
-	P.nrows = P.cap = 0;
-	P.cols = NULL;
+	if (v->text)
+		snprintf(buf, n, "%s", v->text);
+	else if (v->type == NB_V_MISSING)
+		snprintf(buf, n, "unavailable%s%s%s", v->why ? " (" : "", v->why ? v->why : "",
+			 v->why ? ")" : "");
+	else
+		snprintf(buf, n, "%s%s%s", nb_value_plain(v, plain, sizeof(plain)),
+			 v->unit && v->type != NB_V_STR ? " " : "",
+			 v->unit && v->type != NB_V_STR ? v->unit : "");
+	return buf;
 }
 
 const char *nb_fmt_bytes(char *buf, unsigned long n, uint64_t bytes)
@@ -437,60 +617,3 @@ out:
 	return err;
 }
 
-int nb_print_end(const char *path)
-{
-	const char *s;
-	int rc = NB_EXIT_OK;
-
-	if (!P.json) {
-		fflush(stdout);
-		return NB_EXIT_OK;
-	}
-	s = json_object_to_json_string_ext(P.root, JSON_C_TO_STRING_PRETTY |
-					   JSON_C_TO_STRING_SPACED |
-					   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!path || !strcmp(path, "-")) {
-		printf("%s\n", s);
-		if (fflush(stdout))
-			rc = NB_EXIT_FAIL;
-	} else {
-		size_t n = strlen(s);
-		char *buf = malloc(n + 2);
-		int err;
-
-		if (!buf) {
-			err = -ENOMEM;
-		} else {
-			memcpy(buf, s, n);
-			buf[n] = '\n';
-			err = nb_write_file_atomic(path, buf, n + 1);
-			free(buf);
-		}
-		if (err) {
-			fprintf(stderr, "navibench: cannot write %s: %s\n", path, strerror(-err));
-			rc = NB_EXIT_FAIL;
-		}
-	}
-	json_object_put(P.root);
-	P.root = NULL;
-	return rc;
-}
-
-void nb_print_discard(void)
-{
-	json_object_put(P.root);
-	P.root = NULL;
-}
-
-void nb_print_line(void)
-{
-	if (P.json) {
-		printf("%s\n", json_object_to_json_string_ext(P.root, JSON_C_TO_STRING_PLAIN |
-							       JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(P.root);
-		P.root = json_object_new_object();
-		P.depth = 0;
-		P.stack[0] = P.root;
-	}
-	fflush(stdout);
-}

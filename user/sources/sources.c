@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The table of sources and the loop over it: see sources.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sources.h"
+
+const struct nb_source *const nb_sources[NB_SRC_COUNT] = {
+	[NB_SRC_LIBDRM] = &nb_source_libdrm,
+	[NB_SRC_HWMON] = &nb_source_hwmon,
+	[NB_SRC_SYSFS] = &nb_source_sysfs,
+	[NB_SRC_GT] = &nb_source_gputelemetry,
+};
+
+const char *const nb_source_choices[] = { "auto", "libdrm", "hwmon", "gputelemetry", NULL };
+
+unsigned int nb_source_mask(int choice)
+{
+	static const unsigned int masks[] = {
+		(1u << NB_SRC_COUNT) - 1,
+		1u << NB_SRC_LIBDRM,
+		1u << NB_SRC_HWMON | 1u << NB_SRC_SYSFS,	/* hwmon and the device's own files */
+		1u << NB_SRC_GT,
+	};
+
+	return choice >= 0 && choice < (int)(sizeof(masks) / sizeof(masks[0])) ? masks[choice] : 0;
+}
+
+void nb_sensor_note(struct nb_sensor_dev *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->nnotes >= NB_SENSOR_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->note[d->nnotes++], sizeof(d->note[0]), fmt, ap);
+	va_end(ap);
+}
+
+void nb_sensor_open(struct nb_sensor_dev *d, const struct nb_devent *e, unsigned int mask,
+		    unsigned int flags)
+{
+	bool amdgpu = e->dev.kind == NB_DEV_AMDGPU;
+
+	memset(d, 0, sizeof(*d));
+	d->e = e;
+	d->asleep = amdgpu && !strcmp(e->drm.runtime_status, "suspended") &&
+		    !(flags & NB_SENSORS_WAKE);
+	if (d->asleep)
+		nb_sensor_note(d, "%s is runtime-suspended (asleep): not waking it; libdrm_amdgpu "
+			       "and hwmon readings skipped (--wake reads them)%s", e->dev.pci,
+			       e->gt_name[0] ? "" : "; no gputelemetry readings either");
+	for (int i = 0; i < NB_SRC_COUNT; i++) {
+		const struct nb_source *s = nb_sources[i];
+		char note[400] = "";
+
+		if (!(mask & (1u << i)) || (s->amdgpu_only && !amdgpu) ||
+		    (s->wakes && d->asleep))
+			continue;
+		if (s->open(d, &d->priv[i], note, sizeof(note))) {
+			if (note[0])
+				nb_sensor_note(d, "%s", note);
+			continue;
+		}
+		d->use |= 1u << i;
+	}
+}
+
+void nb_sensor_sample(struct nb_sensor_dev *d, struct nb_reading r[GT_S_COUNT])
+{
+	for (int i = 0; i < NB_SRC_COUNT; i++)
+		if (d->use & (1u << i) && nb_sources[i]->sample)
+			nb_sources[i]->sample(d, d->priv[i]);
+	for (int s = 0; s < GT_S_COUNT; s++) {
+		memset(&r[s], 0, sizeof(r[s]));
+		for (int i = 0; i < NB_SRC_COUNT && !r[s].valid; i++) {
+			if (!(d->use & (1u << i)) || d->dead[s][i])
+				continue;
+			if (nb_sources[i]->read(d, d->priv[i], s, &r[s].v)) {
+				r[s].valid = true;
+				r[s].src = nb_sources[i];
+			} else if (!nb_sources[i]->retry) {
+				d->dead[s][i] = true;
+			}
+		}
+	}
+}
+
+void nb_sensor_close(struct nb_sensor_dev *d)
+{
+	for (int i = 0; i < NB_SRC_COUNT; i++)
+		if (d->use & (1u << i) && nb_sources[i]->close)
+			nb_sources[i]->close(d->priv[i]);
+	d->use = 0;
+}

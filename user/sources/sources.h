@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where a GPU's live readings come from: one table of sources (nvtop's
+ * struct gpu_vendor), tried in order for each reading; the first that
+ * answers gives it. Adding a source is a file with a struct nb_source and
+ * one line in nb_sources[] (sources.c); adding a reading is an entry in
+ * the uapi's enum gt_sensor and a line in the map of each source that
+ * gives it.
+ *
+ *	libdrm_amdgpu  AMDGPU_INFO_SENSOR and friends on the render node (libdrm.c)
+ *	hwmon          amdgpu's hwmon directory in sysfs (hwmon.c)
+ *	sysfs          the PCI device's own attributes: gpu_busy_percent,
+ *	               mem_info_* (hwmon.c)
+ *	gputelemetry   the module's debugfs "sensors" file, root only (gputelemetry.c)
+ *
+ * A source that fails a reading is not asked for it again (radeontop's
+ * habit), so a sample costs only what answers. A reading no source gives
+ * is missing, never 0. A runtime-suspended GPU is not woken: the sources
+ * that would wake it (libdrm_amdgpu, hwmon, sysfs) are left out unless
+ * NB_SENSORS_WAKE is given.
+ */
+#ifndef NAVIBENCH_SOURCES_H
+#define NAVIBENCH_SOURCES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "devices.h"
+#include "gtfs.h"
+
+enum nb_src {
+	NB_SRC_LIBDRM,
+	NB_SRC_HWMON,
+	NB_SRC_SYSFS,
+	NB_SRC_GT,
+	NB_SRC_COUNT,
+};
+
+struct nb_sensor_dev;
+
+struct nb_source {
+	const char *name;	/* shown as a reading's source */
+	bool wakes;		/* reading it resumes a runtime-suspended GPU */
+	bool amdgpu_only;	/* only for NB_DEV_AMDGPU devices */
+	bool retry;		/* a failed reading is asked again at the next sample */
+	/*
+	 * open() - whether the source can read this device: 0, or -errno with
+	 * a note (why, and the fix) in note when the user should know.
+	 */
+	int (*open)(struct nb_sensor_dev *d, void **priv, char *note, unsigned long n);
+	void (*close)(void *priv);
+	/* sample() - a new sample starts (a source reading one file for all) */
+	void (*sample)(struct nb_sensor_dev *d, void *priv);
+	/* read() - reading s (enum gt_sensor) in gt_sensor_defs[s].unit: true, *v set */
+	bool (*read)(struct nb_sensor_dev *d, void *priv, int s, int64_t *v);
+};
+
+extern const struct nb_source nb_source_libdrm, nb_source_hwmon, nb_source_sysfs,
+	nb_source_gputelemetry;
+
+/* The sources, in the order they are tried (index: enum nb_src). */
+extern const struct nb_source *const nb_sources[NB_SRC_COUNT];
+
+/* --source: the choices and the sources each stands for. */
+extern const char *const nb_source_choices[];
+unsigned int nb_source_mask(int choice);
+
+struct nb_reading {
+	bool valid;
+	int64_t v;		/* in gt_sensor_defs[].unit */
+	const struct nb_source *src;	/* NULL when missing */
+};
+
+#define NB_SENSOR_NOTES 4
+
+/* One device being read. */
+struct nb_sensor_dev {
+	const struct nb_devent *e;
+	bool asleep;		/* runtime-suspended and not to be woken */
+	unsigned int use;	/* 1 << enum nb_src: the sources open */
+	void *priv[NB_SRC_COUNT];
+	bool dead[GT_S_COUNT][NB_SRC_COUNT];	/* asked and failed */
+	/* filled by the sources that know them; NULL when not known */
+	const char *asic, *gfx_target;
+	char asic_buf[32], gfx_buf[32];
+	char note[NB_SENSOR_NOTES][400];	/* what the user should know */
+	int nnotes;
+};
+
+enum {
+	NB_SENSORS_WAKE = 1 << 0,	/* read a runtime-suspended GPU anyway (wakes it) */
+};
+
+/*
+ * nb_sensor_open() - open the sources of mask (1 << enum nb_src) that can
+ * read e. Never fails: a device no source reads has every reading missing.
+ */
+void nb_sensor_open(struct nb_sensor_dev *d, const struct nb_devent *e, unsigned int mask,
+		    unsigned int flags);
+void nb_sensor_sample(struct nb_sensor_dev *d, struct nb_reading r[GT_S_COUNT]);
+void nb_sensor_close(struct nb_sensor_dev *d);
+
+/* Add a note to d (printf format). */
+void nb_sensor_note(struct nb_sensor_dev *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* NAVIBENCH_SOURCES_H */
