@@ -648,7 +648,10 @@ static void emit_run(struct nb_print *p, const struct crun *r, bool base)
 	nb_str(p, "cpu_governor", "CPU governor", r->governor);
 	nb_dbl(p, "load_average_start", "load at start", r->load_start, 1, NULL);
 	nb_str(p, "status", "result", status);
-	nb_dbl(p, "score", "score", r->score, 0, NULL);
+	if (isfinite(r->score))
+		nb_dbl(p, "score", "score", r->score, 0, NULL);
+	else
+		nb_missing(p, "score", "score", "none in this result");
 	nb_str(p, "reference_id", NULL, r->ref_id);
 	nb_i64(p, "schema_version", NULL, r->version, NULL);
 	nb_obj_end(p);
