@@ -117,6 +117,43 @@ static int draw_png(const char *path, const struct nb_model *m,
 	return rc;
 }
 
+/* The movie's shape: (B, T, H, W, C) of the model's frames; 0, or -1 after saying why. */
+static int check_shape(const struct nb_model *m, const struct nb_array *in, const char *input)
+{
+	char got[128] = "(";
+	size_t o = 1;
+
+	if (in->rank == 5 && in->shape[0] >= 1 && in->shape[1] >= 1 &&
+	    in->shape[2] == m->height && in->shape[3] == m->width &&
+	    in->shape[4] == m->channels && in->shape[0] <= 4096 && in->shape[1] <= 4096)
+		return 0;
+	for (int i = 0; i < in->rank && o < sizeof(got); i++)
+		o += snprintf(got + o, sizeof(got) - o, "%s%lld", i ? ", " : "",
+			      (long long)in->shape[i]);
+	if (o < sizeof(got))
+		snprintf(got + o, sizeof(got) - o, ")");
+	fprintf(stderr,
+		"navibench: %s: field shape: %s, expected (B, T, %d, %d, %d) for %s (B, T from 1 to 4096)\n",
+		input, got, m->height, m->width, m->channels, m->name);
+	return -1;
+}
+
+/* (B, T, H, W, 1) for convlstm-mono, (B, H, W, 3) for convlstm-color. */
+static void out_shape(const struct nb_model *m, int batch, int frames, struct nb_array *out)
+{
+	if (m->head == NB_HEAD_CONV3D) {
+		int64_t s[5] = { batch, frames, m->height, m->width, m->head_out };
+
+		out->rank = 5;
+		memcpy(out->shape, s, sizeof(s));
+	} else {
+		int64_t s[4] = { batch, m->height, m->width, m->head_out };
+
+		out->rank = 4;
+		memcpy(out->shape, s, sizeof(s));
+	}
+}
+
 int cmd_predict(int argc, char **argv)
 {
 	const char *model = NULL, *weights = NULL, *input = NULL, *output = NULL;
@@ -188,20 +225,7 @@ int cmd_predict(int argc, char **argv)
 		rc = NB_EXIT_USAGE;
 		goto out;
 	}
-	if (in.rank != 5 || in.shape[0] < 1 || in.shape[1] < 1 ||
-	    in.shape[2] != m->height || in.shape[3] != m->width ||
-	    in.shape[4] != m->channels || in.shape[0] > 4096 || in.shape[1] > 4096) {
-		char got[128] = "(";
-		size_t o = 1;
-
-		for (int i = 0; i < in.rank && o < sizeof(got); i++)
-			o += snprintf(got + o, sizeof(got) - o, "%s%lld", i ? ", " : "",
-				      (long long)in.shape[i]);
-		if (o < sizeof(got))
-			snprintf(got + o, sizeof(got) - o, ")");
-		fprintf(stderr,
-			"navibench: %s: field shape: %s, expected (B, T, %d, %d, %d) for %s (B, T from 1 to 4096)\n",
-			input, got, m->height, m->width, m->channels, m->name);
+	if (check_shape(m, &in, input)) {
 		rc = NB_EXIT_USAGE;
 		goto out;
 	}
@@ -213,17 +237,7 @@ int cmd_predict(int argc, char **argv)
 		rc = NB_EXIT_FAIL;
 		goto out;
 	}
-	if (m->head == NB_HEAD_CONV3D) {
-		int64_t s[5] = { batch, frames, m->height, m->width, m->head_out };
-
-		out.rank = 5;
-		memcpy(out.shape, s, sizeof(s));
-	} else {
-		int64_t s[4] = { batch, m->height, m->width, m->head_out };
-
-		out.rank = 4;
-		memcpy(out.shape, s, sizeof(s));
-	}
+	out_shape(m, batch, frames, &out);
 	struct nb_backend_config cfg = { .threads = (int)threads };
 	if (nb_cpu_backend.open(&cfg, &ctx, err, sizeof(err)) ||
 	    nb_cpu_backend.model_load(ctx, w, &prog, err, sizeof(err)) ||

@@ -123,7 +123,8 @@ static uint8_t level(float v)
 		return 0;
 	if (v >= 1)
 		return 255;
-	return (uint8_t)floorf(255 * v + 0.5f);
+	/* in double: 255 v + 0.5 is exact, so any reader can compute the same level */
+	return (uint8_t)floor(255.0 * v + 0.5);
 }
 
 void nb_canvas_frame(struct nb_canvas *c, int x, int y, const float *px,
