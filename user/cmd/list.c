@@ -102,6 +102,9 @@ static void list_notes(struct nb_print *p, const struct nb_devlist *l, bool gpu,
 {
 	char others[256];
 
+	/* JSON: "notes" is there, an empty array, when there is nothing to say */
+	nb_arr_begin(p, "notes", NULL);
+	nb_arr_end(p);
 	snprintf(others, sizeof(others), "%s%s%d other display device%s skipped%s",
 		 l->drm_note[0] ? l->drm_note : "", l->drm_note[0] ? "; " : "",
 		 l->nskipped, l->nskipped == 1 ? "" : "s",

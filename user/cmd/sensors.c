@@ -439,13 +439,15 @@ static int watch_live(struct nb_sensor_dev *d)
 	return NB_EXIT_OK;
 }
 
-/* One record per device and sample: t (seconds since the start), device, readings. */
+/*
+ * One record per device and sample: t (seconds since the start), device,
+ * readings. p is a stream (nb_print_stream()).
+ */
 static int watch_stream(struct nb_print *p, struct set *s)
 {
 	double t0 = now_s();
 	long k = 0;
 
-	nb_print_stream(p);
 	while (!stop) {
 		double t = round((now_s() - t0) * 1000) / 1000;
 
@@ -500,6 +502,7 @@ int cmd_sensors(int argc, char **argv)
 {
 	const struct nb_devent *only = NULL;
 	unsigned int flags;
+	bool watch, live;
 	struct cli_common cc;
 	struct nb_print *p;
 	struct set s;
@@ -519,7 +522,11 @@ int cmd_sensors(int argc, char **argv)
 		set_close(&s);
 		return rc;
 	}
+	watch = opt_watch || opt_count > 1;
+	live = watch && !opt_all && nb_format_live(cc.format) && isatty(STDOUT_FILENO);
 	p = nb_print_open(cc.format, cc.json_path, "sensors");
+	if (watch && !live)
+		nb_print_stream(p);
 	rc = set_open(&s, p, only, nb_source_mask(opt_source), flags);
 	if (!rc && !s.n)
 		rc = no_gpu(&s);
@@ -528,9 +535,9 @@ int cmd_sensors(int argc, char **argv)
 		set_close(&s);
 		return rc;
 	}
-	if (opt_watch || opt_count > 1) {
+	if (watch) {
 		catch_signals();
-		if (!opt_all && nb_format_live(cc.format) && isatty(STDOUT_FILENO))
+		if (live)
 			rc = watch_live(&s.dev[0]);
 		else
 			rc = watch_stream(p, &s);

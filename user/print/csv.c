@@ -177,33 +177,6 @@ static int column(struct csv *c, const char *name)
 	return c->ncols++;
 }
 
-/* The record's keys down to the value: "pci.device_id", "notes.0". */
-static bool path(struct nb_print *p, const char *key, char *buf, size_t n)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int d = C(p)->record_depth + 1; d <= p->depth; d++) {
-		const struct nb_print_frame *f = &p->frame[d];
-		const struct nb_print_frame *up = &p->frame[d - 1];
-
-		if (f->key && up->level != NB_L_ARRAY)
-			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "." : "", f->key);
-		else if (up->level == NB_L_ARRAY)
-			used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? "." : "", up->n - 1);
-		if (used >= n)
-			return false;
-	}
-	if (nb_print_top(p)->level == NB_L_ARRAY)
-		used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? "." : "",
-					 nb_print_top(p)->n);
-	else if (key)
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "." : "", key);
-	else
-		return false;
-	return used < n;
-}
-
 static void set(struct nb_print *p, const char *name, const struct nb_value *v)
 {
 	struct csv *c = C(p);
@@ -242,7 +215,7 @@ static void csv_field(struct nb_print *p, const struct nb_value *v)
 {
 	char name[256];
 
-	if (path(p, v->key, name, sizeof(name)) && (v->key || nb_print_top(p)->level == NB_L_ARRAY))
+	if (nb_print_path(p, v->key, name, sizeof(name)))
 		set(p, name, v);
 }
 
@@ -257,13 +230,8 @@ static void csv_reading(struct nb_print *p, const struct nb_value *v)
 {
 	char name[256];
 
-	if (!v->key)
-		return;
-	if (v->lvalue)
-		snprintf(name, sizeof(name), "%s.%s", v->key, v->lvalue);
-	else
-		snprintf(name, sizeof(name), "%s", v->key);
-	set(p, name, v);
+	if (v->key)
+		set(p, nb_reading_name(v, name, sizeof(name)), v);
 }
 
 const struct nb_print_ops nb_print_csv_ops = {

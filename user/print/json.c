@@ -172,19 +172,23 @@ static void json_cell(struct nb_print *p, int col, const struct nb_value *v)
 }
 
 /*
- * A reading: {key, value, unit, source} in an array; in a stream, a member
- * key: {value, unit, source}, null when missing (the form of --watch).
+ * A reading: {key, value, unit, source[, lname: lvalue]} in an array; in
+ * a stream, a member key (key.lvalue): {value, unit, source}, null when
+ * missing (the form of --watch).
  */
 static void json_reading(struct nb_print *p, const struct nb_value *v)
 {
 	struct json_object *c = J(p)->stack[p->depth];
 	struct json_object *o;
 	bool missing = v->type == NB_V_MISSING;
+	char name[128];
 
 	if (!v->key)
 		return;
+	/* in a stream, the member's name must tell readings of one key apart */
+	nb_reading_name(v, name, sizeof(name));
 	if (p->stream && missing) {
-		add_to(c, v->key, NULL);
+		add_to(c, name, NULL);
 		return;
 	}
 	o = json_object_new_object();
@@ -197,14 +201,21 @@ static void json_reading(struct nb_print *p, const struct nb_value *v)
 	if (v->lname)
 		json_object_object_add(o, v->lname, v->lvalue ?
 				       json_object_new_string(v->lvalue) : NULL);
-	add_to(c, v->key, o);
+	add_to(c, p->stream ? name : v->key, o);
 }
 
+/* A note: in the document's "notes"; in a stream, on stderr (lines are records). */
 static void json_note(struct nb_print *p, const char *msg)
 {
 	struct json *j = J(p);
 
-	if (!j->notes) {
+	if (p->stream) {
+		nb_print_note_stderr(p, msg);
+		return;
+	}
+	/* the command's own "notes" array, when it made one, or a new one */
+	if (!j->notes && (!json_object_object_get_ex(j->root, "notes", &j->notes) ||
+			  !json_object_is_type(j->notes, json_type_array))) {
 		j->notes = json_object_new_array();
 		json_object_object_add(j->root, "notes", j->notes);
 	}

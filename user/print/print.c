@@ -5,15 +5,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "navibench.h"
 #include "print_ops.h"
@@ -145,7 +141,14 @@ int nb_print_close(struct nb_print *p)
 			break;
 		}
 	}
-	if (!p->failed && p->ops->end)
+	if (p->failed) {
+		/* a format not implemented (cli_parse() refuses it): nothing written */
+		fprintf(stderr, "navibench %s: --format %s: not yet supported\n", p->cmd,
+			nb_format_name(p->ops));
+		print_free(p);
+		return NB_EXIT_FAIL;
+	}
+	if (p->ops->end)
 		err = p->ops->end(p);
 	if (!err && fflush(p->out))
 		err = -errno;
@@ -212,6 +215,7 @@ static bool push(struct nb_print *p, enum nb_level level, const char *key, const
 	f->key = key;
 	f->title = title;
 	f->n = 0;
+	f->id = NULL;
 	return true;
 }
 
@@ -233,6 +237,7 @@ void nb_record_begin(struct nb_print *p, const struct nb_print_device *id)
 {
 	if (!push(p, NB_L_RECORD, NULL, NULL))
 		return;
+	nb_print_top(p)->id = id;
 	p->id = id;
 	p->cell = 0;
 	p->records++;
@@ -247,7 +252,11 @@ void nb_record_end(struct nb_print *p)
 	if (p->ops->record_end)
 		p->ops->record_end(p);
 	p->depth--;
+	/* back to the enclosing record's identity, if any */
 	p->id = NULL;
+	for (int d = p->depth; d > 0 && !p->id; d--)
+		if (p->frame[d].level == NB_L_RECORD)
+			p->id = p->frame[d].id;
 }
 
 static void group_begin(struct nb_print *p, enum nb_level level, const char *key,
@@ -509,6 +518,45 @@ const char *nb_value_plain(const struct nb_value *v, char *buf, size_t n)
 	return buf;
 }
 
+bool nb_print_path(const struct nb_print *p, const char *key, char *buf, size_t n)
+{
+	const struct nb_print_frame *top = &p->frame[p->depth];
+	size_t used = 0;
+	int from = p->depth;
+
+	while (from > 0 && p->frame[from].level != NB_L_RECORD)
+		from--;
+	buf[0] = '\0';
+	for (int d = from + 1; d <= p->depth && used < n; d++) {
+		const struct nb_print_frame *f = &p->frame[d];
+		const struct nb_print_frame *up = &p->frame[d - 1];
+
+		/* push() counted the element in its parent: it is number n - 1 */
+		if (up->level == NB_L_ARRAY)
+			used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? "." : "", up->n - 1);
+		else if (f->key)
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "." : "", f->key);
+	}
+	if (used >= n)
+		return false;
+	if (top->level == NB_L_ARRAY)
+		used += (size_t)snprintf(buf + used, n - used, "%s%d", used ? "." : "", top->n);
+	else if (key)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "." : "", key);
+	else
+		return false;
+	return used < n;
+}
+
+const char *nb_reading_name(const struct nb_value *v, char *buf, size_t n)
+{
+	if (v->lvalue)
+		snprintf(buf, n, "%s.%s", v->key, v->lvalue);
+	else
+		snprintf(buf, n, "%s", v->key);
+	return buf;
+}
+
 const char *nb_value_text(const struct nb_value *v, char *buf, size_t n)
 {
 	char plain[256];
@@ -541,79 +589,3 @@ const char *nb_fmt_bytes(char *buf, unsigned long n, uint64_t bytes)
 		snprintf(buf, n, "%.2f %s", v, units[u]);
 	return buf;
 }
-
-static int write_all(int fd, const char *p, unsigned long len)
-{
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		len -= (unsigned long)w;
-	}
-	return 0;
-}
-
-int nb_write_file_atomic(const char *path, const void *data, unsigned long len)
-{
-	char *dup, *dup2, *tmp = NULL;
-	const char *p = data;
-	struct stat st;
-	int fd = -1, err = 0;
-
-	/*
-	 * Not a regular file (/dev/stdout, a FIFO, /dev/null): written in
-	 * place; renaming over it would replace the device or pipe.
-	 */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		err = write_all(fd, p, len);
-		if (close(fd) && !err)
-			err = -errno;
-		return err;
-	}
-	dup = strdup(path);
-	dup2 = strdup(path);
-	if (!dup || !dup2 ||
-	    asprintf(&tmp, "%s/.%s.XXXXXX", dirname(dup), basename(dup2)) < 0) {
-		free(dup);
-		free(dup2);
-		return -ENOMEM;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	err = write_all(fd, p, len);
-	if (err)
-		goto out;
-	if (fchmod(fd, 0644) || fsync(fd)) {
-		err = -errno;
-		goto out;
-	}
-	if (close(fd)) {
-		fd = -1;
-		err = -errno;
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path))
-		err = -errno;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (err && tmp)
-		unlink(tmp);
-	free(tmp);
-	free(dup);
-	free(dup2);
-	return err;
-}
-

@@ -5,7 +5,7 @@
  * prometheus.c), picked once from --format by cli_parse(). Commands call
  * these functions only: they never test the format and never call json-c.
  *
- *	struct nb_print *p = nb_print_open(c.format, c.out_path, "info");
+ *	struct nb_print *p = nb_print_open(c.format, c.json_path, "info");
  *	nb_record_begin(p, &id);		// one device: its identity
  *	nb_obj_begin(p, "clocks", "Clocks");
  *	nb_u64(p, "sclk_max_mhz", "max engine clock", 1845, "MHz");
@@ -30,7 +30,9 @@
  * with a stable key, a unit, a kind (gauge or counter) and the source it
  * was read from. Text: an aligned READING/VALUE/SOURCE table; JSON: an
  * array of {key, value, unit, source}; CSV: one column per key; the
- * readings are what Prometheus exports.
+ * readings are what Prometheus exports. A reading with a label (lname,
+ * lvalue: "engine", "gfx") is "key.lvalue" in text, CSV and JSON Lines,
+ * and carries lname: lvalue in JSON's array; Prometheus makes it a label.
  *
  * Everything is written to the FILE given (JSON when the document is
  * complete), or atomically (temporary file and rename) to a path.

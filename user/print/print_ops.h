@@ -11,7 +11,17 @@
  * refuses it (exit 2, "not yet supported").
  *
  * Calls arrive well nested: print.c checks the nesting (an end without its
- * begin, a value in a table outside a row) and drops what is not.
+ * begin, a value in a table outside a row) and drops what is not. Every
+ * slot but name, begin and end may be NULL: the format ignores those calls
+ * (a metrics format, for one, needs only record_begin/record_end for the
+ * device's identity and reading for the values; p->id is the record's
+ * identity for as long as it lasts). A value's strings are valid only
+ * during the call: a format that keeps them (CSV until its header, a
+ * format grouping series by metric) copies them.
+ *
+ * Adding a format: a file with its struct nb_print_ops, a name in enum
+ * nb_format and nb_format_names[] (print.h), an entry in formats[]
+ * (print.c). Commands do not change.
  */
 #ifndef NAVIBENCH_PRINT_OPS_H
 #define NAVIBENCH_PRINT_OPS_H
@@ -37,6 +47,7 @@ struct nb_print_frame {
 	const char *key;	/* the member's key (NULL: an element or text only) */
 	const char *title;
 	int n;			/* elements added so far (arrays, tables, readings) */
+	const struct nb_print_device *id;	/* NB_L_RECORD: its identity */
 };
 
 struct nb_print {
@@ -114,6 +125,20 @@ const char *nb_value_text(const struct nb_value *v, char *buf, size_t n);
 
 /* nb_value_plain() - the value alone, no unit ("1845", "0.5", "yes"); "" when missing. */
 const char *nb_value_plain(const struct nb_value *v, char *buf, size_t n);
+
+/*
+ * nb_print_path() - the name of a value in its record: the keys from the
+ * innermost record down, joined with '.', an array's elements by index
+ * ("pci.device_id", "notes.0"). false when the value has no name (no key
+ * and not in an array) or it does not fit.
+ */
+bool nb_print_path(const struct nb_print *p, const char *key, char *buf, size_t n);
+
+/*
+ * nb_reading_name() - a reading's name where one name must tell it apart:
+ * its key, or "key.lvalue" when it has a label (throttle_active.ppt).
+ */
+const char *nb_reading_name(const struct nb_value *v, char *buf, size_t n);
 
 /* The default note: "navibench CMD: msg" on stderr. */
 void nb_print_note_stderr(struct nb_print *p, const char *msg);

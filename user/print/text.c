@@ -4,6 +4,7 @@
  * readings as aligned columns; in a stream (--watch), one line per record
  * of key=value pairs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,12 +151,12 @@ static void line_add(struct text *t, const char *key, const char *value)
 	t->len += (size_t)sprintf(t->line + t->len, "%s%s=", t->len ? " " : "", key);
 	/* one token per value: "61.0 C" is "61.0C" */
 	for (const char *s = value; *s; s++)
-		if (*s != ' ')
+		if (!isspace((unsigned char)*s))
 			t->line[t->len++] = *s;
 	t->line[t->len] = '\0';
 }
 
-/* A stream's pair: a field by its label (none: left out), a reading by its key. */
+/* A stream's pair: name=value, the value in one token. */
 static void stream_value(struct nb_print *p, const struct nb_value *v, const char *name)
 {
 	char buf[256];
@@ -253,11 +254,13 @@ static void text_table_end(struct nb_print *p)
 static void text_field(struct nb_print *p, const struct nb_value *v)
 {
 	struct text *t = T(p);
-	char buf[512];
+	char buf[512], name[256];
 	int w = LABEL_WIDTH - t->indent;
 
 	if (streaming(p)) {
-		stream_value(p, v, v->label);
+		/* what the text shows (a label), named as in CSV */
+		if (v->label && nb_print_path(p, v->key, name, sizeof(name)))
+			stream_value(p, v, name);
 		return;
 	}
 	if (!v->label || nb_print_inside(p, NB_L_CELL_OBJECT) || nb_print_inside(p, NB_L_TABLE))
@@ -282,14 +285,17 @@ static void text_cell(struct nb_print *p, int col, const struct nb_value *v)
 static void text_reading(struct nb_print *p, const struct nb_value *v)
 {
 	struct grid *g = &T(p)->grid;
-	char buf[256];
+	char buf[256], name[128];
 
+	if (!v->key)
+		return;
+	nb_reading_name(v, name, sizeof(name));
 	if (streaming(p)) {
-		stream_value(p, v, v->key);
+		stream_value(p, v, name);
 		return;
 	}
 	grid_row(g);
-	grid_set(g, 0, v->key ? v->key : "?");
+	grid_set(g, 0, name);
 	if (v->type == NB_V_MISSING) {
 		grid_set(g, 1, "missing");
 		snprintf(buf, sizeof(buf), "(%s)", v->why ? v->why : "no source gives it");
