@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "navibench.h"
@@ -63,6 +64,79 @@ bool cli_parse_duration(const char *s, unsigned long *ms)
 		return false;
 	*ms = (unsigned long)llround(v);
 	return true;
+}
+
+/* Which file a path names: its inode, or its directory's and its name. */
+struct file_id {
+	bool known, exists;
+	dev_t dev;
+	ino_t ino;
+	const char *base;
+};
+
+static struct file_id file_id(const char *path)
+{
+	struct file_id id = { 0 };
+	struct stat st;
+
+	if (!path || !strcmp(path, "-"))
+		return id;
+	if (!stat(path, &st)) {
+		id.known = id.exists = true;
+		id.dev = st.st_dev;
+		id.ino = st.st_ino;
+		return id;
+	}
+	if (errno != ENOENT)
+		return id;	/* the read or the write will say what is wrong */
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &st))
+		return id;
+	id.known = true;
+	id.dev = st.st_dev;
+	id.ino = st.st_ino;
+	id.base = slash ? slash + 1 : path;
+	return id;
+}
+
+static bool same_file(const struct file_id *a, const struct file_id *b)
+{
+	if (!a->known || !b->known || a->exists != b->exists ||
+	    a->dev != b->dev || a->ino != b->ino)
+		return false;
+	return a->exists || !strcmp(a->base, b->base);
+}
+
+int cli_check_outputs(const char *cmd, const struct cli_file *in, int nin,
+		      const struct cli_file *out, int nout)
+{
+	for (int i = 0; i < nout; i++) {
+		struct file_id o = file_id(out[i].path);
+
+		for (int j = 0; j < nin; j++) {
+			struct file_id f = file_id(in[j].path);
+
+			if (same_file(&o, &f))
+				return cli_usage_error(cmd,
+						       "%s %s is the same file as %s %s: writing it would destroy the input; name another output file",
+						       out[i].opt, out[i].path, in[j].opt, in[j].path);
+		}
+		for (int j = 0; j < i; j++) {
+			struct file_id f = file_id(out[j].path);
+
+			if (same_file(&o, &f))
+				return cli_usage_error(cmd,
+						       "%s %s and %s %s are the same file: one output would replace the other; name two files",
+						       out[j].opt, out[j].path, out[i].opt, out[i].path);
+		}
+	}
+	return 0;
 }
 
 static void fmt_duration(char *buf, size_t n, double ms)

@@ -131,4 +131,21 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  */
 bool cli_parse_duration(const char *s, unsigned long *ms);
 
+/* A file a command reads or writes, and the option that names it. */
+struct cli_file {
+	const char *opt;	/* "--output", "--json" */
+	const char *path;	/* NULL (not given) and "-" (stdout) are skipped */
+};
+
+/*
+ * cli_check_outputs() - before anything is written: refuse an output that
+ * is the same file as an input, or as another output. Files are compared
+ * by device and inode (stat(2), links followed), not by name, so a hard
+ * link, a symbolic link or "./x" is caught too; an output that does not
+ * exist yet is compared by its directory's device and inode and its name.
+ * Returns 0, or NB_EXIT_USAGE after naming both options and the file.
+ */
+int cli_check_outputs(const char *cmd, const struct cli_file *in, int nin,
+		      const struct cli_file *out, int nout);
+
 #endif /* NAVIBENCH_CLI_H */

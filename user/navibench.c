@@ -9,10 +9,6 @@
 
 #include "navibench.h"
 
-#ifndef NAVIBENCH_VERSION
-#define NAVIBENCH_VERSION "0.1.0"
-#endif
-
 static const struct nb_command commands[] = {
 	{ "list",    "list the devices, one index each (GPUs, then the CPU)", cmd_list },
 	{ "info",    "what a device is: ids, CU layout, clocks, memory, peaks", cmd_info },
@@ -22,6 +18,7 @@ static const struct nb_command commands[] = {
 	{ "predict", "predict next frames of a movie with a ConvLSTM model", cmd_predict },
 	{ "weights", "write a model's weights to a safetensors file", cmd_weights },
 	{ "exporter", "serve every device's readings to Prometheus (/metrics, textfile)", cmd_exporter },
+	{ "compare", "compare run results: per test, the ratio and whether it is beyond the noise", cmd_compare },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define NAVIBENCH_VERSION "0.1.0"
+
 /* Exit statuses (navibench(1), EXIT STATUS). */
 enum nb_exit {
 	NB_EXIT_OK = 0,		/* done; every test valid */
@@ -71,5 +73,13 @@ int cmd_run(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+/*
+ * nb_info_json_text() - what `navibench info --device DEVICE --json`
+ * prints (malloc'd, the caller frees), or NULL when the device cannot be
+ * read. For the run result's system record.
+ */
+char *nb_info_json_text(const char *device);
 
 #endif /* NAVIBENCH_H */

@@ -1,10 +1,13 @@
-# The navibench run result, schema version 1 (user/engine/result-schema.md),
+# The navibench run result, schema version 2 (user/engine/result-schema.md),
 # for a full --quick run on the CPU: jq -e -f schema.jq result.json
 def num: type == "number";
 def str: type == "string";
 def numornull: type == "number" or type == "null";
 
-.schema == "navibench-run" and .schema_version == 1 and (.date | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))
+def strabsent: type == "string" and length > 0;
+def load3: type == "array" and length == 3 and all(.[]; type == "number" and . >= 0);
+
+.schema == "navibench-run" and .schema_version == 2 and (.date | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))
 and .complete == true
 and (.device.index | num) and (.device.kind | IN("cpu", "hip", "amdgpu", "sim"))
 and (.device.name | str) and .device.backend == "cpu" and (.device.backend_detail | str)
@@ -14,7 +17,7 @@ and (.configuration.weights | type == "null" or type == "string")
 and (.configuration.peak_gflops | num) and (.configuration.peak_source | str)
 and (.tests | length == 5)
 and ([.tests[].name] | sort == ["convlstm-color", "convlstm-gates", "convlstm-mono", "fp32-peak", "mem-bandwidth"])
-and all(.tests[];
+and all(.tests[]; . as $t |
 	(.value | num) and .value > 0 and (.best | num) and .best >= .value * 0.999
 	and (.unit | IN("frames/s", "GFLOP/s", "GB/s"))
 	and (.cv | num) and (.median_s | num) and (.min_s | num) and .min_s <= .median_s
@@ -25,9 +28,21 @@ and all(.tests[];
 	and (.validation.max_rel_error | num) and (.validation.tolerance_abs | num)
 	and (.validation.tolerance_rel | num) and (.validation.input | str)
 	and (.validation.reason | str and length > 20)
-	and (.score | num) and (.reference_value | num) and (.description | str))
+	and (.score | num) and (.reference_value | num) and (.description | str)
+	and (.times_s | type == "array" and length == $t.repeats)
+	and all(.times_s[]; num and . > 0)
+	and ((.times_s | min) == .min_s))
 and all(.tests[] | select(.name | startswith("convlstm")); (.percent_of_peak | num) and (.gflops | num) and .batch >= 1)
 and all(.tests[] | select(.name | startswith("convlstm-m") or startswith("convlstm-co")); .frames >= 1)
 and (.score.value | num) and (.score.method | str)
+and (.score.reference_id | test("^sha256:[0-9a-f]{16}$"))
+and (.system | (.navibench.version | str) and (.navibench.compiler | str)
+	and ((.navibench.commit // "x") | strabsent) and (.kernel.release | strabsent)
+	and (.kernel.machine | strabsent) and (.cpu.logical_cpus | num)
+	and ((.cpu.governor // "x") | strabsent) and ((.os // "x") | strabsent)
+	and (.libraries["json-c"] | str) and (.libraries.libpng | str)
+	and (.load_average.start | load3) and (.load_average.end | load3)
+	and (.device_info.index | num) and (.device_info.kind | str)
+	and (.gpu == null))
 and (.score.reference | (.machine | str) and (.cpu | str) and (.date | str) and (.command | str))
 and .valid == true

@@ -153,6 +153,35 @@ static void same_str(struct json_object *o, const char *key, const char *in)
 	FUZZ_CHECK(s && !strcmp(s, in), "%s: '%s' written as '%s'", key, in, s ? s : "(none)");
 }
 
+/* the system record: what was read is written, what was not is absent */
+static void opt_same(struct json_object *o, const char *key, const char *in)
+{
+	if (in[0])
+		same_str(o, key, in);
+	else
+		FUZZ_CHECK(!get(o, key), "%s: absent when unknown, not \"\"", key);
+}
+
+static void check_system(const struct run *r, struct json_object *sys)
+{
+	struct json_object *o;
+
+	MUST(sys, "navibench", t_obj);
+	same_str(member(sys, "navibench"), "version", NAVIBENCH_VERSION);
+	MUST(sys, "kernel", t_obj);
+	opt_same(member(sys, "kernel"), "release", r->sys.kernel_release);
+	opt_same(sys, "os", r->sys.os);
+	MUST(sys, "cpu", t_obj);
+	opt_same(member(sys, "cpu"), "model", r->sys.cpu_model);
+	opt_same(member(sys, "cpu"), "governor", r->sys.governor);
+	o = member(sys, "load_average");
+	FUZZ_CHECK(!r->sys.load_start.known == !get(o, "start"), "load_average.start");
+	if (r->sys.load_start.known)
+		FUZZ_CHECK(json_object_array_length(get(o, "start")) == 3,
+			   "load_average.start: not 3 values");
+	FUZZ_CHECK(!get(sys, "device_info"), "device_info without a device");
+}
+
 static void check_written(const struct run *r, const char *text, size_t len)
 {
 	struct json_tokener *tok = json_tokener_new();
@@ -255,6 +284,24 @@ static void check_written(const struct run *r, const char *text, size_t len)
 		same_num(e, "work_per_repeat", t->work);
 		MUST(e, "reference_value", t_numnull);
 		same_str(e, "description", t->test->what);
+		v = member(e, "times_s");
+		if (t->error[0]) {
+			FUZZ_CHECK(!v, "times_s for a test that could not run");
+		} else {
+			FUZZ_CHECK(json_object_is_type(v, json_type_array) &&
+				   (int)json_object_array_length(v) ==
+				   (t->time.repeats < 0 ? 0 : t->time.repeats),
+				   "times_s: not %d times", t->time.repeats);
+			for (int k = 0; k < t->time.repeats; k++) {
+				struct json_object *x = json_object_array_get_idx(v, k);
+
+				if (isfinite(t->time.times[k]))
+					FUZZ_CHECK(is_num(x) && json_object_get_double(x) ==
+						   t->time.times[k], "times_s[%d]", k);
+				else
+					FUZZ_CHECK(!x, "times_s[%d]: %g not null", k, t->time.times[k]);
+			}
+		}
 	}
 
 	o = member(root, "score");
@@ -266,6 +313,8 @@ static void check_written(const struct run *r, const char *text, size_t len)
 	MUST(member(o, "reference"), "machine", t_str);
 	MUST(member(o, "reference"), "cpu", t_str);
 	MUST(member(o, "reference"), "date", t_str);
+	same_str(o, "reference_id", nb_reference.id);
+	check_system(r, member(root, "system"));
 	MUST(root, "valid", t_bool);
 	if (!r->complete)
 		FUZZ_CHECK(!boolean(member(root, "valid"), 1), "an incomplete run marked valid");
@@ -304,6 +353,17 @@ static void from_json(struct run *r, struct json_object *in)
 	r->peak = num(get(cfg, "peak_gflops"), NAN);
 	r->peak_from = str(get(cfg, "peak_source"), "not measured");
 
+	struct json_object *sys = get(in, "system"), *la = get(get(sys, "load_average"), "start");
+
+	copy(r->sys.kernel_release, sizeof(r->sys.kernel_release),
+	     str(get(get(sys, "kernel"), "release"), ""));
+	copy(r->sys.os, sizeof(r->sys.os), str(get(sys, "os"), ""));
+	copy(r->sys.cpu_model, sizeof(r->sys.cpu_model), str(get(get(sys, "cpu"), "model"), ""));
+	copy(r->sys.governor, sizeof(r->sys.governor), str(get(get(sys, "cpu"), "governor"), ""));
+	r->sys.load_start.known = json_object_is_type(la, json_type_array);
+	for (int k = 0; k < 3 && r->sys.load_start.known; k++)
+		r->sys.load_start.v[k] = num(json_object_array_get_idx(la, k), 0);
+
 	for (size_t i = 0; json_object_is_type(tests, json_type_array) &&
 	     i < json_object_array_length(tests) && r->nres < NB_TEST_COUNT; i++) {
 		struct json_object *e = json_object_array_get_idx(tests, i);
@@ -333,6 +393,13 @@ static void from_json(struct run *r, struct json_object *in)
 		copy(t->valid.input, sizeof(t->valid.input), str(get(v, "input"), ""));
 		t->valid.reason = str(get(v, "reason"), NULL);
 		copy(t->error, sizeof(t->error), str(get(e, "error"), ""));
+		struct json_object *ts = get(e, "times_s");
+
+		for (int k = 0; k < t->time.repeats && k < NB_MAX_REPEATS; k++)
+			t->time.times[k] = num(json_object_is_type(ts, json_type_array) ?
+					       json_object_array_get_idx(ts, k) : NULL, NAN);
+		if (t->time.repeats > NB_MAX_REPEATS)
+			t->time.repeats = NB_MAX_REPEATS;
 	}
 	r->count = r->nres + !r->complete;
 }

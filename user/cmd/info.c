@@ -502,6 +502,60 @@ static int info_hip(struct nb_print *p, struct nb_devent *e, struct nb_print_dev
 }
 
 /*
+ * The device's record, by kind, then what a GPU plugin's runtime reports
+ * of it; id lives as long as p's record.
+ */
+static int info_device(struct nb_print *p, struct nb_devent *e, struct nb_print_device *id)
+{
+	int rc;
+
+	nb_device_print_id(e, id);
+	if (e->dev.kind == NB_DEV_AMDGPU)
+		rc = info_amdgpu(p, e, id);
+	else if (e->dev.kind == NB_DEV_SIM)
+		rc = info_sim(p, e, id);
+	else if (e->dev.kind == NB_DEV_HIP)
+		rc = info_hip(p, e, id);
+	else
+		rc = info_cpu(p, e, id);
+	if (rc == NB_EXIT_OK)
+		nb_gpu_info(p, &e->dev);
+	return rc;
+}
+
+char *nb_info_json_text(const char *device)
+{
+	struct nb_devlist l;
+	struct nb_devent *e;
+	struct nb_print_device id;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = NB_EXIT_FAIL;
+
+	if (nb_devices_scan(&l, NB_SCAN_NAMES))
+		return NULL;
+	f = open_memstream(&buf, &len);
+	if (f && !nb_devices_find(&l, device, "info", &e)) {
+		struct nb_print *p = nb_print_open_file(nb_format_ops(NB_FORMAT_JSON), f, "info");
+
+		rc = info_device(p, e, &id);
+		if (rc == NB_EXIT_OK)
+			rc = nb_print_close(p);
+		else
+			nb_print_discard(p);
+	}
+	if (f)
+		fclose(f);
+	nb_devices_free(&l);
+	if (rc) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
  * One command, one record: the device. Each kind's function fills what
  * identifies it (gfx target, ASIC) and begins the record; the index and
  * kind come first in every record.
@@ -524,22 +578,12 @@ int cmd_info(int argc, char **argv)
 		nb_devices_free(&l);
 		return rc;
 	}
-	nb_device_print_id(e, &id);
 	p = nb_print_open(c.format, c.json_path, "info");
 	if (e->dev.kind == NB_DEV_CPU && l.n == 1)
 		nb_note(p, "no AMD GPU found; device %d is the CPU", e->dev.index);
-	if (e->dev.kind == NB_DEV_AMDGPU)
-		rc = info_amdgpu(p, e, &id);
-	else if (e->dev.kind == NB_DEV_SIM)
-		rc = info_sim(p, e, &id);
-	else if (e->dev.kind == NB_DEV_HIP)
-		rc = info_hip(p, e, &id);
-	else
-		rc = info_cpu(p, e, &id);
-	if (rc == NB_EXIT_OK) {
-		nb_gpu_info(p, &e->dev);
+	rc = info_device(p, e, &id);
+	if (rc == NB_EXIT_OK)
 		rc = nb_print_close(p);
-	}
 	else
 		nb_print_discard(p);
 	nb_devices_free(&l);

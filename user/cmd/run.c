@@ -17,11 +17,12 @@
 #include "cli.h"
 #include "devices.h"
 #include "engine/engine.h"
+#include "engine/system.h"
 #include "navibench.h"
 #include "plugin.h"
 #include "print.h"
 
-#define RUN_SCHEMA_VERSION 1
+#define RUN_SCHEMA_VERSION 2
 #define RUN_ALL_SCHEMA_VERSION 1
 /* --device all: at most this many devices at once */
 #define NB_MAX_RUN_DEVICES 16
@@ -48,6 +49,7 @@ struct run {
 	double peak;		/* GFLOP/s for the percentages */
 	const char *peak_from;
 	char date[32];
+	struct nb_system sys;	/* the "system" record */
 	/* progress line */
 	bool tty;
 	int index, count;
@@ -172,6 +174,7 @@ static void emit_head(struct nb_print *p, struct run *r)
 		nb_missing(p, "peak_gflops", "fp32 peak for %", r->peak_from);
 	nb_str(p, "peak_source", NULL, r->peak_from);
 	nb_obj_end(p);
+	nb_system_emit(p, &r->sys);
 }
 
 static void validation_members(struct nb_print *p, const struct nb_validation *v)
@@ -254,6 +257,15 @@ static void emit_row(struct nb_print *p, const struct nb_test_result *t)
 	nb_cell_dbl(p, nb_reference.value[t->test->id] > 0 ? nb_reference.value[t->test->id] : NAN,
 		    NULL);
 	nb_cell_str(p, t->test->what);
+	/* every repeat's time, in the order run: what compare judges noise by */
+	if (t->error[0]) {
+		nb_missing(p, "times_s", NULL, NULL);
+	} else {
+		nb_arr_begin(p, "times_s", NULL);
+		for (int i = 0; i < t->time.repeats && i < NB_MAX_REPEATS; i++)
+			nb_dbl(p, "time_s", NULL, t->time.times[i], 0, NULL);
+		nb_arr_end(p);
+	}
 	nb_record_end(p);
 }
 
@@ -295,6 +307,7 @@ static void emit_score(struct nb_print *p, const struct run *r, bool all_valid)
 		nb_missing(p, "value", "Score", why);
 	nb_str(p, "method", NULL,
 	       "geometric mean over the five tests of result / reference result x 1000");
+	nb_str(p, "reference_id", NULL, nb_reference.id);
 	nb_obj_begin(p, "reference", NULL);
 	nb_str(p, "machine", NULL, nb_reference.machine);
 	nb_str(p, "cpu", NULL, nb_reference.cpu);
@@ -331,6 +344,11 @@ static void emit(struct run *r, struct nb_print *p)
 	emit_score(p, r, all_valid);
 }
 
+/*
+ * --tests: names separated by single commas. An empty element ("a,,b",
+ * a leading or trailing comma) is a usage error, not skipped: it is most
+ * likely a name lost in a script's variable.
+ */
 static int parse_tests(struct run *r)
 {
 	if (!r->tests_arg) {
@@ -338,28 +356,26 @@ static int parse_tests(struct run *r)
 			r->selected[i] = true;
 		return 0;
 	}
-	char *s = strdup(r->tests_arg), *save = NULL;
-	int n = 0;
+	const char *p = r->tests_arg;
 
-	if (!s)
-		return NB_EXIT_FAIL;
-	for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct nb_test_info *ti = nb_test_find(tok);
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char name[64];
+		const struct nb_test_info *ti;
 
-		if (!ti) {
-			int rc = cli_usage_error("run", "--tests: unknown test '%s'; the tests are %s",
-						 tok, nb_test_names());
-			free(s);
-			return rc;
-		}
+		if (!len)
+			return cli_usage_error("run", "--tests '%s': an empty test name (two commas, or a comma at an end); the tests are %s",
+					       r->tests_arg, nb_test_names());
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		ti = len < sizeof(name) ? nb_test_find(name) : NULL;
+		if (!ti)
+			return cli_usage_error("run", "--tests: unknown test '%.*s'; the tests are %s",
+					       (int)len, p, nb_test_names());
 		r->selected[ti->id] = true;
-		n++;
+		if (!p[len])
+			return 0;
+		p += len + 1;
 	}
-	free(s);
-	if (!n)
-		return cli_usage_error("run", "--tests: empty list; the tests are %s",
-				       nb_test_names());
-	return 0;
 }
 
 static int load_weights(struct run *r)
@@ -753,6 +769,13 @@ static int run_all(struct run *base, const struct cli_common *common, bool text)
 		select_backend(&runs[k], false);
 	}
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	/* each device's system record, read here before the threads start */
+	for (int k = 0; k < n; k++) {
+		char idx[16];
+
+		snprintf(idx, sizeof(idx), "%d", runs[k].dev.index);
+		nb_system_start(&runs[k].sys, runs[k].dev.pci, common->json ? idx : NULL);
+	}
 	/* the threads keep SIGINT and SIGTERM blocked: only this one takes them */
 	sigemptyset(&stop_set);
 	sigaddset(&stop_set, SIGINT);
@@ -769,6 +792,8 @@ static int run_all(struct run *base, const struct cli_common *common, bool text)
 		if (started[k])
 			pthread_join(th[k], NULL);
 	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
+	for (int k = 0; k < n; k++)
+		nb_system_end(&runs[k].sys);
 	if (text)
 		rc = emit_all(runs, n, note, date, nb_format_ops(NB_FORMAT_TEXT), NULL);
 	if (common->json) {
@@ -782,6 +807,7 @@ static int run_all(struct run *base, const struct cli_common *common, bool text)
 		if (runs[k].ctx)
 			runs[k].ops->close(runs[k].ctx);
 		runs[k].ctx = NULL;
+		nb_system_free(&runs[k].sys);
 	}
 	if (!complete && stop_signal)
 		return 128 + stop_signal;
@@ -798,6 +824,12 @@ static int run_main(struct run *r, const struct cli_common *common)
 	if (common->nargs > 0)
 		return cli_usage_error("run", "unexpected argument '%s'", common->args[0]);
 	rc = parse_tests(r);
+	if (rc)
+		return rc;
+	const struct cli_file in[] = { { "--weights", r->weights_path } };
+	const struct cli_file out[] = { { "--json", common->json_path } };
+
+	rc = cli_check_outputs("run", in, 1, out, 1);
 	if (rc)
 		return rc;
 	if (!strcmp(common->device, "all")) {
@@ -824,7 +856,9 @@ static int run_main(struct run *r, const struct cli_common *common)
 		       r->ops->describe(r->ctx), r->quick ? ", quick" : "");
 		fflush(stdout);
 	}
+	nb_system_start(&r->sys, r->dev.pci, common->json ? common->device : NULL);
 	run_tests(r);
+	nb_system_end(&r->sys);
 	/*
 	 * From here on the signals stay blocked, up to the exit: the result
 	 * written is the one of the tests that finished, and it is written
@@ -887,5 +921,6 @@ int cmd_run(int argc, char **argv)
 	if (r.ctx)
 		r.ops->close(r.ctx);
 	nb_weights_free(r.weights);
+	nb_system_free(&r.sys);
 	return rc;
 }

@@ -247,9 +247,13 @@ struct nb_run_config {
 	void *progress_arg;
 };
 
+/* The most timed repeats of one test. */
+#define NB_MAX_REPEATS 1000
+
 struct nb_stats {
 	int repeats;
 	double median, min, max, mean, cv;	/* seconds per repeat */
+	double times[NB_MAX_REPEATS];	/* every repeat, in the order run */
 };
 
 struct nb_validation {
@@ -291,6 +295,7 @@ int nb_bench_run(const struct nb_backend_ops *ops, void *ctx,
 
 /* The reference device's results (reference.h), for the score. */
 struct nb_reference {
+	const char *id;		/* "sha256:" + 16 hex digits of reference.json */
 	const char *machine, *cpu, *date, *command, *build;
 	double value[NB_TEST_COUNT];
 };

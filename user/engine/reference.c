@@ -7,6 +7,7 @@
 #include "engine.h"
 
 const struct nb_reference nb_reference = {
+	.id = "sha256:7fc7aa4d5e5a0696",
 	.machine = "project build machine: 2-vCPU Firecracker VM, Intel Xeon with AVX-512 and AMX (2 MiB L2 per core), 24 GiB, Debian 12; load average 0.9 at the start",
 	.cpu = "Intel(R) Xeon(R) Processor",
 	.date = "2026-11-29T17:03:31Z",

@@ -1,0 +1,852 @@
+// SPDX-License-Identifier: MIT
+/*
+ * navibench compare BASE.json NEW.json [NEW.json...]: run results side by
+ * side, per test the ratio of each NEW to BASE and whether the difference
+ * is beyond the runs' own variation.
+ *
+ * The variation is judged from the repeat times a result keeps (schema 2,
+ * tests[].times_s) with the Mann-Whitney U test, two-sided, at 5%: each
+ * repeat's time becomes a rate (value x median_s / time, in the test's
+ * unit) and the two runs' rates are ranked together. Why this test: repeat
+ * times are not normal (a long right tail from interrupts, other processes,
+ * frequency changes), a few repeats are often all there is (--quick keeps
+ * 2 at least), and a rank test needs no distribution, is not moved by one
+ * outlier, and has an exact distribution for small samples. Exact when
+ * both runs have at most 20 repeats and no ties, else the normal
+ * approximation with the tie correction. When even the most extreme
+ * ordering could not reach 5% (2 repeats against 2: p >= 1/3) the verdict
+ * is "too few repeats", not "within noise". The repeats of one run share
+ * its conditions (load, temperature), so the test judges the noise within
+ * runs; a difference found between two runs on a loaded machine may still
+ * be the load: compare the load averages in the system records.
+ */
+#define _GNU_SOURCE		/* qsort_r */
+#include <errno.h>
+#include <stdarg.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "engine/engine.h"
+#include "navibench.h"
+#include "print.h"
+
+#define ALPHA 0.05
+#define EXACT_MAX 20		/* repeats per run for the exact distribution */
+#define MAX_FILES 16
+#define MAX_TESTS 16
+#define MAX_RESULT_BYTES (64L << 20)
+
+
+struct ctest {
+	const char *name, *unit, *status;
+	double value, median;	/* NaN: null */
+	long batch, frames;	/* -1: null */
+	double *rates;		/* per repeat, in the unit; NULL: none kept */
+	int n;
+};
+
+struct crun {
+	const char *path;
+	struct json_object *root;
+	long version;
+	const char *date, *device, *kind, *backend, *detail, *weights;
+	const char *ref_id, *version_str, *commit, *kernel, *governor;
+	bool quick, valid, complete;
+	long seed, threads;
+	double score, load_start;	/* NaN: none */
+	struct ctest t[MAX_TESTS];
+	int nt;
+};
+
+/* ---- reading a result: every field checked, errors name file and field ---- */
+
+enum {
+	J_NULL = 1 << 0, J_BOOL = 1 << 1, J_NUM = 1 << 2, J_INT = 1 << 3,
+	J_STR = 1 << 4, J_OBJ = 1 << 5, J_ARR = 1 << 6,
+};
+
+struct reader {
+	const char *path;
+	long version;		/* schema_version */
+	bool bad;		/* an error was reported */
+};
+
+static const char *type_name(struct json_object *o)
+{
+	return o ? json_type_to_name(json_object_get_type(o)) : "null";
+}
+
+static int type_bit(struct json_object *o)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_null: return J_NULL;
+	case json_type_boolean: return J_BOOL;
+	case json_type_double: return J_NUM;
+	case json_type_int: return J_INT | J_NUM;
+	case json_type_string: return J_STR;
+	case json_type_object: return J_OBJ;
+	case json_type_array: return J_ARR;
+	}
+	return 0;
+}
+
+static void bad(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bad(struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rd->bad)
+		return;
+	rd->bad = true;
+	fprintf(stderr, "navibench compare: %s: ", rd->path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+}
+
+/* Member key of o (field "where.key") of one of the types in want. */
+static struct json_object *get(struct reader *rd, struct json_object *o, const char *where,
+			       const char *key, int want, const char *expected)
+{
+	struct json_object *v = NULL;
+	bool there = json_object_object_get_ex(o, key, &v);
+
+	if (rd->bad)
+		return NULL;
+	if (!there && !(want & J_NULL))
+		bad(rd, "field %s%s%s is missing (a navibench run result has it)", where,
+		    *where ? "." : "", key);
+	else if (there && !(type_bit(v) & want))
+		bad(rd, "field %s%s%s: expected %s, found %s", where, *where ? "." : "", key,
+		    expected, type_name(v));
+	return rd->bad ? NULL : v;
+}
+
+static const char *get_str(struct reader *rd, struct json_object *o, const char *where,
+			   const char *key, bool nullable)
+{
+	struct json_object *v = get(rd, o, where, key, J_STR | (nullable ? J_NULL : 0),
+				    nullable ? "a string or null" : "a string");
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
+static double get_num(struct reader *rd, struct json_object *o, const char *where,
+		      const char *key)
+{
+	struct json_object *v = get(rd, o, where, key, J_NUM | J_NULL, "a number or null");
+
+	return v ? json_object_get_double(v) : NAN;
+}
+
+static long get_int(struct reader *rd, struct json_object *o, const char *where,
+		    const char *key, bool nullable)
+{
+	struct json_object *v = get(rd, o, where, key, J_INT | (nullable ? J_NULL : 0),
+				    nullable ? "an integer or null" : "an integer");
+
+	return v ? (long)json_object_get_int64(v) : -1;
+}
+
+static bool get_bool(struct reader *rd, struct json_object *o, const char *where,
+		     const char *key)
+{
+	struct json_object *v = get(rd, o, where, key, J_BOOL, "true or false");
+
+	return v && json_object_get_boolean(v);
+}
+
+static struct json_object *parse_file(struct reader *rd)
+{
+	FILE *f = fopen(rd->path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	struct json_object *root = NULL;
+
+	if (!f) {
+		bad(rd, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (len + 65536 > cap) {
+			char *b = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
+
+			if (!b || cap > (size_t)MAX_RESULT_BYTES + 65536) {
+				bad(rd, "larger than %ld MiB: not a navibench run result",
+				    MAX_RESULT_BYTES >> 20);
+				goto out;
+			}
+			buf = b;
+		}
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+
+		if (!n)
+			break;
+		len += n;
+	}
+	if (ferror(f)) {
+		bad(rd, "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	struct json_tokener *tok = json_tokener_new();
+	enum json_tokener_error jerr;
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, buf, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (jerr != json_tokener_success || !root)
+		bad(rd, "not JSON: %s at byte %zu",
+		    jerr == json_tokener_continue ? "the text ends early" :
+		    json_tokener_error_desc(jerr), json_tokener_get_parse_end(tok));
+	json_tokener_free(tok);
+	if (!rd->bad && !json_object_is_type(root, json_type_object))
+		bad(rd, "not a navibench run result: the top level is JSON %s, not an object",
+		    type_name(root));
+out:
+	fclose(f);
+	free(buf);
+	if (rd->bad) {
+		json_object_put(root);
+		return NULL;
+	}
+	return root;
+}
+
+static void read_times(struct reader *rd, struct json_object *e, const char *where,
+		       struct ctest *t)
+{
+	struct json_object *a = get(rd, e, where, "times_s", J_ARR | J_NULL,
+				    "an array of numbers or null");
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	if (!a || !n)
+		return;
+	if (n > NB_MAX_REPEATS) {
+		bad(rd, "field %s.times_s: %zu repeats, more than a run makes (%d)", where, n,
+		    NB_MAX_REPEATS);
+		return;
+	}
+	t->rates = malloc(sizeof(double) * n);
+	if (!t->rates) {
+		bad(rd, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(a, i);
+		double s = json_object_get_double(v);
+
+		if (!(type_bit(v) & J_NUM) || !(s > 0) || !isfinite(s)) {
+			bad(rd, "field %s.times_s[%zu]: expected a time in seconds > 0, found %s",
+			    where, i, json_object_to_json_string(v));
+			return;
+		}
+		/* the rate of this repeat: value is work / median_s */
+		t->rates[i] = t->value * t->median / s;
+	}
+	t->n = (int)n;
+}
+
+static void read_test(struct reader *rd, struct json_object *e, int i, struct ctest *t)
+{
+	char where[32];
+
+	snprintf(where, sizeof(where), "tests[%d]", i);
+	if (!json_object_is_type(e, json_type_object)) {
+		bad(rd, "field %s: expected an object, found %s", where, type_name(e));
+		return;
+	}
+	t->name = get_str(rd, e, where, "name", false);
+	t->unit = get_str(rd, e, where, "unit", false);
+	t->status = get_str(rd, e, where, "status", false);
+	t->value = get_num(rd, e, where, "value");
+	t->median = get_num(rd, e, where, "median_s");
+	t->batch = get_int(rd, e, where, "batch", true);
+	t->frames = get_int(rd, e, where, "frames", true);
+	if (rd->bad)
+		return;
+	if (strcmp(t->status, "ok") && strcmp(t->status, "INVALID") && strcmp(t->status, "error"))
+		bad(rd, "field %s.status: '%s' is not ok, INVALID or error", where, t->status);
+	else if (!strcmp(t->status, "ok") && !(t->value > 0 && t->median > 0))
+		bad(rd, "field %s: status ok without a value > 0 and median_s > 0", where);
+	else if (rd->bad || !(t->value > 0 && t->median > 0))
+		return;
+	else if (rd->version >= 2)
+		read_times(rd, e, where, t);
+}
+
+/* The result in rd->path; 0, or NB_EXIT_USAGE after naming file and field. */
+static int read_run(const char *path, struct crun *r)
+{
+	struct reader rd = { .path = path };
+	struct json_object *o, *tests, *sys;
+	const char *schema;
+
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->score = r->load_start = NAN;
+	r->root = parse_file(&rd);
+	if (!r->root)
+		return NB_EXIT_USAGE;
+	schema = get_str(&rd, r->root, "", "schema", false);
+	if (schema && strcmp(schema, "navibench-run"))
+		bad(&rd, "field schema: '%s', not 'navibench-run': not a navibench run result",
+		    schema);
+	rd.version = r->version = get_int(&rd, r->root, "", "schema_version", false);
+	if (!rd.bad && (r->version < 1 || r->version > 2))
+		bad(&rd, "field schema_version: %ld; this navibench reads versions 1 and 2",
+		    r->version);
+	r->date = get_str(&rd, r->root, "", "date", false);
+	r->complete = get_bool(&rd, r->root, "", "complete");
+	r->valid = get_bool(&rd, r->root, "", "valid");
+	o = get(&rd, r->root, "", "device", J_OBJ, "an object");
+	r->device = get_str(&rd, o, "device", "name", false);
+	r->kind = get_str(&rd, o, "device", "kind", false);
+	r->backend = get_str(&rd, o, "device", "backend", false);
+	r->detail = get_str(&rd, o, "device", "backend_detail", false);
+	o = get(&rd, r->root, "", "configuration", J_OBJ, "an object");
+	r->quick = get_bool(&rd, o, "configuration", "quick");
+	r->seed = get_int(&rd, o, "configuration", "seed", false);
+	r->threads = get_int(&rd, o, "configuration", "threads", false);
+	r->weights = get_str(&rd, o, "configuration", "weights", true);
+	o = get(&rd, r->root, "", "score", J_OBJ, "an object");
+	r->score = get_num(&rd, o, "score", "value");
+	r->ref_id = get_str(&rd, o, "score", "reference_id", r->version < 2);
+	sys = r->version >= 2 ? get(&rd, r->root, "", "system", J_OBJ, "an object") : NULL;
+	if (sys) {
+		struct json_object *nb = get(&rd, sys, "system", "navibench", J_OBJ, "an object");
+		struct json_object *k = get(&rd, sys, "system", "kernel", J_OBJ, "an object");
+		struct json_object *c = get(&rd, sys, "system", "cpu", J_OBJ, "an object");
+		struct json_object *l = get(&rd, sys, "system", "load_average", J_OBJ, "an object");
+		struct json_object *st = l ? get(&rd, l, "system.load_average", "start",
+						 J_ARR | J_NULL, "an array") : NULL;
+
+		r->version_str = get_str(&rd, nb, "system.navibench", "version", false);
+		r->commit = get_str(&rd, nb, "system.navibench", "commit", true);
+		r->kernel = get_str(&rd, k, "system.kernel", "release", true);
+		r->governor = get_str(&rd, c, "system.cpu", "governor", true);
+		if (st && json_object_array_length(st) > 0)
+			r->load_start = json_object_get_double(json_object_array_get_idx(st, 0));
+	}
+	tests = get(&rd, r->root, "", "tests", J_ARR, "an array");
+	for (size_t i = 0; tests && !rd.bad && i < json_object_array_length(tests); i++) {
+		if (r->nt == MAX_TESTS) {
+			bad(&rd, "field tests: more than %d tests", MAX_TESTS);
+			break;
+		}
+		read_test(&rd, json_object_array_get_idx(tests, i), (int)i, &r->t[r->nt++]);
+	}
+	return rd.bad ? NB_EXIT_USAGE : 0;
+}
+
+static void free_run(struct crun *r)
+{
+	for (int i = 0; i < r->nt; i++)
+		free(r->t[i].rates);
+	json_object_put(r->root);
+}
+
+static const struct ctest *find_test(const struct crun *r, const char *name)
+{
+	for (int i = 0; i < r->nt; i++)
+		if (!strcmp(r->t[i].name, name))
+			return &r->t[i];
+	return NULL;
+}
+
+/* ---- Mann-Whitney U ---- */
+
+struct mwu {
+	double p;		/* two-sided */
+	double min_p;		/* the smallest p these sample sizes allow */
+	bool exact;
+};
+
+static int cmp_idx(const void *a, const void *b, void *arg)
+{
+	const double *v = arg;
+	double x = v[*(const int *)a], y = v[*(const int *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* P(U <= u) for samples of m and n without ties: counts of orderings. */
+static double exact_cdf(int m, int n, double u)
+{
+	int umax = m * n;
+	/* f[i][j][k]: orderings of i and j values with U = k (U counts pairs a > b) */
+	double *f = calloc((size_t)(m + 1) * (n + 1) * (umax + 1), sizeof(double));
+	double below = 0, all = 0;
+
+	if (!f)
+		return NAN;
+#define F(i, j, k) f[((size_t)(i) * (n + 1) + (j)) * (umax + 1) + (k)]
+	for (int i = 0; i <= m; i++) {
+		for (int j = 0; j <= n; j++) {
+			if (!i || !j) {
+				F(i, j, 0) = 1;
+				continue;
+			}
+			/* the largest value is one of the i (beats all j) or one of the j */
+			for (int k = 0; k <= i * j; k++)
+				F(i, j, k) = (k >= j ? F(i - 1, j, k - j) : 0) + F(i, j - 1, k);
+		}
+	}
+	for (int k = 0; k <= umax; k++) {
+		all += F(m, n, k);
+		if (k <= u + 1e-9)
+			below += F(m, n, k);
+	}
+#undef F
+	free(f);
+	return below / all;
+}
+
+static void mann_whitney(const double *a, int na, const double *b, int nb, struct mwu *m)
+{
+	int n = na + nb;
+	double *v = malloc(sizeof(double) * n), *rank = malloc(sizeof(double) * n);
+	int *idx = malloc(sizeof(int) * n);
+	double ra = 0, ties = 0;
+
+	m->exact = false;
+	m->p = m->min_p = NAN;
+	if (!v || !rank || !idx)
+		goto out;
+	memcpy(v, a, sizeof(double) * na);
+	memcpy(v + na, b, sizeof(double) * nb);
+	for (int i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(int), cmp_idx, v);
+	for (int i = 0; i < n;) {
+		int j = i;
+
+		while (j + 1 < n && v[idx[j + 1]] == v[idx[i]])
+			j++;
+		for (int k = i; k <= j; k++)
+			rank[idx[k]] = (i + j) / 2.0 + 1;	/* mid-rank of a tie */
+		ties += pow(j - i + 1, 3) - (j - i + 1);
+		i = j + 1;
+	}
+	for (int i = 0; i < na; i++)
+		ra += rank[i];
+	double u = ra - na * (na + 1) / 2.0, mu = na * (double)nb / 2;
+
+	/* 2 / C(n, na): both extreme orderings; ties only make it larger */
+	m->min_p = fmin(1, 2 * exp(lgamma(na + 1) + lgamma(nb + 1) - lgamma(n + 1)));
+	if (!ties && na <= EXACT_MAX && nb <= EXACT_MAX) {
+		double lo = exact_cdf(na, nb, fmin(u, 2 * mu - u));
+
+		m->exact = true;
+		m->p = fmin(1, 2 * lo);
+	} else {
+		double var = na * (double)nb / 12 * ((n + 1) - ties / ((double)n * (n - 1)));
+		double z = var > 0 ? fmax(0, fabs(u - mu) - 0.5) / sqrt(var) : 0;
+
+		m->p = var > 0 ? erfc(z / M_SQRT2) : 1;
+	}
+out:
+	free(v);
+	free(rank);
+	free(idx);
+}
+
+/* ---- the comparison ---- */
+
+struct row {
+	const char *test, *unit, *file;
+	double base, val, ratio, p;
+	int nbase, nnew;
+	const char *verdict;
+	char note[160];
+	bool regression;
+};
+
+struct cmp {
+	struct crun run[MAX_FILES];
+	int nrun;
+	double fail_pct;	/* --fail-on-regression; NaN: not given */
+	char warn[64][256];
+	int nwarn;
+	struct row rows[MAX_FILES * MAX_TESTS];
+	int nrows;
+	int regressions;
+};
+
+static void warn(struct cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct cmp *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->nwarn == (int)(sizeof(c->warn) / sizeof(c->warn[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->warn[c->nwarn++], sizeof(c->warn[0]), fmt, ap);
+	va_end(ap);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* What must match between BASE and a NEW run for a fair comparison. */
+static void check_config(struct cmp *c, const struct crun *b, const struct crun *n)
+{
+	if (b->quick != n->quick)
+		warn(c, "%s: quick %s, %s: quick %s: the timing differs (0.5 s and 2 repeats against 3 s and 5)",
+		     b->path, b->quick ? "yes" : "no", n->path, n->quick ? "yes" : "no");
+	if (b->seed != n->seed)
+		warn(c, "%s: seed %ld, %s: seed %ld: other weights and movies", b->path, b->seed,
+		     n->path, n->seed);
+	if (!same_str(b->weights, n->weights))
+		warn(c, "%s: weights %s, %s: weights %s", b->path,
+		     b->weights ? b->weights : "from the seed", n->path,
+		     n->weights ? n->weights : "from the seed");
+	if (strcmp(b->backend, n->backend) || strcmp(b->detail, n->detail))
+		warn(c, "%s: backend %s (%s), %s: backend %s (%s)", b->path, b->backend, b->detail,
+		     n->path, n->backend, n->detail);
+	else if (b->threads != n->threads)
+		warn(c, "%s: %ld threads, %s: %ld threads", b->path, b->threads, n->path,
+		     n->threads);
+	if (!b->ref_id || !n->ref_id || strcmp(b->ref_id, n->ref_id))
+		warn(c, "%s and %s: scores against different references (%s, %s): scores not compared",
+		     b->path, n->path, b->ref_id ? b->ref_id : "unknown (schema 1)",
+		     n->ref_id ? n->ref_id : "unknown (schema 1)");
+}
+
+static void flag_run(struct cmp *c, const struct crun *r)
+{
+	if (!r->complete)
+		warn(c, "%s: an interrupted run (complete: false): only the tests that finished", r->path);
+	else if (!r->valid)
+		warn(c, "%s: INVALID: a test failed or was invalid (valid: false)", r->path);
+}
+
+/* One test of one NEW run against BASE. */
+static void compare_test(struct cmp *c, const struct ctest *b, const struct ctest *n,
+			 const char *file)
+{
+	struct row *w = &c->rows[c->nrows++];
+	struct mwu m;
+
+	memset(w, 0, sizeof(*w));
+	w->test = b ? b->name : n->name;
+	w->unit = b ? b->unit : n->unit;
+	w->file = file;
+	w->base = b ? b->value : NAN;
+	w->val = n ? n->value : NAN;
+	w->ratio = w->p = NAN;
+	w->nbase = b ? b->n : 0;
+	w->nnew = n ? n->n : 0;
+	if (!b || !n) {
+		w->verdict = "missing";
+		snprintf(w->note, sizeof(w->note), "not in %s", b ? "this run" : "the base");
+		return;
+	}
+	if (strcmp(b->status, "ok") || strcmp(n->status, "ok")) {
+		w->verdict = "invalid";
+		snprintf(w->note, sizeof(w->note), "base %s, new %s", b->status, n->status);
+		w->regression = strcmp(n->status, "ok") != 0;
+		return;
+	}
+	w->ratio = n->value / b->value;
+	if (strcmp(b->unit, n->unit) || b->batch != n->batch || b->frames != n->frames) {
+		w->verdict = "not comparable";
+		w->ratio = NAN;
+		snprintf(w->note, sizeof(w->note), "batch %ld x %ld frames against %ld x %ld",
+			 b->batch, b->frames, n->batch, n->frames);
+		return;
+	}
+	if (!b->rates || !n->rates) {
+		w->verdict = "no repeat times";
+		snprintf(w->note, sizeof(w->note), "a schema 1 result keeps no repeat times");
+		return;
+	}
+	mann_whitney(n->rates, n->n, b->rates, b->n, &m);
+	w->p = m.p;
+	if (!(m.min_p <= ALPHA))
+		w->verdict = "too few repeats";
+	else if (!(m.p < ALPHA))
+		w->verdict = "within noise";
+	else
+		w->verdict = w->ratio > 1 ? "faster" : "slower";
+	if (!(m.min_p <= ALPHA))
+		snprintf(w->note, sizeof(w->note),
+			 "%d and %d repeats: p cannot go below %.2f; run without --quick", n->n,
+			 b->n, m.min_p);
+	w->regression = !strcmp(w->verdict, "slower") && isfinite(c->fail_pct) &&
+			(1 - w->ratio) * 100 > c->fail_pct;
+}
+
+static void compare_runs(struct cmp *c)
+{
+	const struct crun *b = &c->run[0];
+
+	flag_run(c, b);
+	for (int k = 1; k < c->nrun; k++) {
+		const struct crun *n = &c->run[k];
+
+		check_config(c, b, n);
+		flag_run(c, n);
+		for (int i = 0; i < b->nt; i++)
+			compare_test(c, &b->t[i], find_test(n, b->t[i].name), n->path);
+		for (int i = 0; i < n->nt; i++)
+			if (!find_test(b, n->t[i].name))
+				compare_test(c, NULL, &n->t[i], n->path);
+	}
+	for (int i = 0; i < c->nrows; i++)
+		c->regressions += c->rows[i].regression;
+}
+
+/* ---- output ---- */
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* One run: what it ran on and how it was configured. */
+static void emit_run(struct nb_print *p, const struct crun *r, bool base)
+{
+	const char *status = !r->complete ? "interrupted" : r->valid ? "valid" : "INVALID";
+	char title[192], text[192];
+
+	snprintf(title, sizeof(title), "%s %s", base ? "Base" : "New", base_name(r->path));
+	nb_obj_begin(p, NULL, title);
+	nb_str(p, "role", NULL, base ? "base" : "new");
+	nb_str(p, "file", NULL, r->path);
+	nb_str(p, "date", "date", r->date);
+	snprintf(text, sizeof(text), "%s (%s: %s)", r->device, r->backend, r->detail);
+	nb_value(p, &(struct nb_value){ .key = "device", .label = "device", .type = NB_V_STR,
+					.s = r->device, .text = text });
+	nb_str(p, "kind", NULL, r->kind);
+	nb_str(p, "backend", NULL, r->backend);
+	nb_str(p, "backend_detail", NULL, r->detail);
+	snprintf(text, sizeof(text), "quick %s, seed %ld, weights %s", r->quick ? "yes" : "no",
+		 r->seed, r->weights ? r->weights : "from the seed");
+	nb_value(p, &(struct nb_value){ .key = "quick", .label = "configuration",
+					.type = NB_V_BOOL, .b = r->quick, .text = text });
+	nb_i64(p, "seed", NULL, r->seed, NULL);
+	nb_i64(p, "threads", NULL, r->threads, NULL);
+	if (r->weights)
+		nb_str(p, "weights", NULL, r->weights);
+	else
+		nb_missing(p, "weights", NULL, NULL);
+	snprintf(text, sizeof(text), "%s%s%s", r->version_str ? r->version_str : "-",
+		 r->commit ? " " : "", r->commit ? r->commit : "");
+	nb_value(p, &(struct nb_value){ .key = "navibench", .label = "navibench",
+					.type = r->version_str ? NB_V_STR : NB_V_MISSING,
+					.s = text, .text = text });
+	nb_str(p, "kernel", "kernel", r->kernel);
+	nb_str(p, "cpu_governor", "CPU governor", r->governor);
+	nb_dbl(p, "load_average_start", "load at start", r->load_start, 1, NULL);
+	nb_str(p, "status", "result", status);
+	if (isfinite(r->score))
+		nb_dbl(p, "score", "score", r->score, 0, NULL);
+	else
+		nb_missing(p, "score", "score", "none in this result");
+	nb_str(p, "reference_id", NULL, r->ref_id);
+	nb_i64(p, "schema_version", NULL, r->version, NULL);
+	nb_obj_end(p);
+}
+
+static const struct nb_column test_cols[] = {
+	{ "test", "Test", false },
+	{ "unit", "Unit", false },
+	{ "base", "Base", true },
+	{ "new", "New", true },
+	{ "ratio", "New/base", true },
+	{ "p_value", "p", true },
+	{ "verdict", "Verdict", false },
+	{ "file", "File", false },
+	{ "base_repeats", NULL, false },
+	{ "new_repeats", NULL, false },
+	{ "regression", NULL, false },
+	{ "note", NULL, false },
+};
+
+static const char *fmt_val(char *buf, size_t n, double v)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, n, v >= 100 ? "%.1f" : "%.2f", v);
+	return buf;
+}
+
+/* The tests: one record each (a CSV line), per test and NEW run. */
+static void emit_tests(struct nb_print *p, const struct cmp *c)
+{
+	char a[64];
+
+	nb_table_begin(p, "tests", test_cols, (int)(sizeof(test_cols) / sizeof(test_cols[0])));
+	for (int i = 0; i < c->nrows; i++) {
+		const struct row *w = &c->rows[i];
+
+		nb_record_begin(p, NULL);
+		nb_cell_str(p, w->test);
+		nb_cell_str(p, w->unit);
+		nb_cell_dbl(p, w->base, fmt_val(a, sizeof(a), w->base));
+		nb_cell_dbl(p, w->val, fmt_val(a, sizeof(a), w->val));
+		snprintf(a, sizeof(a), isfinite(w->ratio) ? "%.3f" : "-", w->ratio);
+		nb_cell_dbl(p, w->ratio, a);
+		snprintf(a, sizeof(a), !isfinite(w->p) ? "-" : w->p < 0.001 ? "<0.001" : "%.3f",
+			 w->p);
+		nb_cell_dbl(p, w->p, a);
+		snprintf(a, sizeof(a), "%s%s", w->verdict, w->regression ? " (REGRESSION)" : "");
+		nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = w->verdict, .text = a });
+		nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = w->file,
+					       .text = base_name(w->file) });
+		nb_cell_int(p, w->nbase);
+		nb_cell_int(p, w->nnew);
+		nb_cell(p, &(struct nb_value){ .type = NB_V_BOOL, .b = w->regression });
+		if (w->note[0])
+			nb_cell_str(p, w->note);
+		else
+			nb_cell_missing(p, NULL);
+		nb_record_end(p);
+	}
+	nb_table_end(p);
+	for (int i = 0; i < c->nrows; i++)
+		if (c->rows[i].note[0])
+			nb_text(p, "%s, %s: %s", c->rows[i].test, base_name(c->rows[i].file),
+				c->rows[i].note);
+}
+
+static void emit_scores(struct nb_print *p, const struct cmp *c)
+{
+	const struct crun *b = &c->run[0];
+
+	nb_arr_begin(p, "scores", NULL);
+	for (int k = 1; k < c->nrun; k++) {
+		const struct crun *n = &c->run[k];
+		bool same_ref = b->ref_id && n->ref_id && !strcmp(b->ref_id, n->ref_id);
+		double ratio = same_ref ? n->score / b->score : NAN;
+
+		nb_obj_begin(p, NULL, NULL);
+		nb_str(p, "file", NULL, n->path);
+		nb_dbl(p, "base", NULL, b->score, 0, NULL);
+		nb_dbl(p, "new", NULL, n->score, 0, NULL);
+		nb_dbl(p, "ratio", NULL, ratio, 3, NULL);
+		nb_str(p, "reference_id", NULL, same_ref ? b->ref_id : NULL);
+		nb_obj_end(p);
+		if (!same_ref)
+			nb_text(p, "Score %s: not compared (another reference)", base_name(n->path));
+		else if (isfinite(ratio))
+			nb_text(p, "Score %s: %.0f against %.0f, x %.3f", base_name(n->path), n->score,
+				b->score, ratio);
+		else
+			nb_text(p, "Score %s: not compared (a run without a score: it needs all five tests, standard and valid)",
+				base_name(n->path));
+	}
+	nb_arr_end(p);
+}
+
+static const char method[] =
+	"Mann-Whitney U, two-sided, 5%, on the rates of the repeats (tests[].times_s); "
+	"exact for up to 20 repeats a run without ties, else the normal approximation; "
+	"'too few repeats' when no outcome could reach 5%";
+
+/*
+ * The comparison. Warnings are notes: JSON's "notes", stderr in the other
+ * formats. In CSV only the tests are records, so it is the tests table.
+ */
+static int emit(const struct cmp *c, const struct nb_print_ops *fmt)
+{
+	struct nb_print *p = nb_print_open(fmt, NULL, "compare");
+
+	nb_str(p, "schema", NULL, "navibench-compare");
+	nb_i64(p, "schema_version", NULL, 1, NULL);
+	for (int i = 0; i < c->nwarn; i++)
+		nb_note(p, "warning: %s", c->warn[i]);
+	nb_arr_begin(p, "runs", NULL);
+	for (int k = 0; k < c->nrun; k++)
+		emit_run(p, &c->run[k], k == 0);
+	nb_arr_end(p);
+	nb_text(p, "%s", "");
+	emit_tests(p, c);
+	emit_scores(p, c);
+	nb_str(p, "method", NULL, method);
+	nb_dbl(p, "alpha", NULL, ALPHA, 2, NULL);
+	nb_text(p, "Method: %s.", method);
+	if (isfinite(c->fail_pct)) {
+		nb_dbl(p, "fail_on_regression_percent", NULL, c->fail_pct, 1, NULL);
+		nb_text(p, "Regressions (slower beyond the noise by more than %g%%, or invalid): %d",
+			c->fail_pct, c->regressions);
+	}
+	nb_i64(p, "regressions", NULL, c->regressions, NULL);
+	return nb_print_close(p);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static struct cmp c;
+	double fail_pct = NAN;
+	bool strict = false;
+	const struct cli_option opts[] = {
+		CLI_DOUBLE_OPT("fail-on-regression", 0, &fail_pct, "PCT", 0, 100,
+			       "exit 1 when a test of a NEW run is slower than BASE beyond the noise by more than PCT percent, or invalid"),
+		CLI_FLAG_OPT("strict", 0, &strict,
+			     "refuse (exit 2) runs whose configurations differ, instead of warning"),
+		CLI_OPT_END
+	};
+	const struct cli_spec spec = {
+		.name = "compare",
+		.summary = "compare run results (navibench run --json FILE) with a base",
+		.positional = "BASE.json NEW.json [NEW.json...]",
+		.description =
+			"Per test: the values side by side, the ratio of each NEW to BASE, and\n"
+			"whether the difference is beyond the runs' variation: the Mann-Whitney U\n"
+			"test on the kept repeat times, two-sided at 5%. Devices, systems and\n"
+			"configurations are shown; runs whose configurations differ (quick, seed,\n"
+			"weights, backend, threads, reference) are warned about (--strict:\n"
+			"refused); a test whose batch or frames differ is not compared; scores\n"
+			"made against another reference are not compared. --format csv: the\n"
+			"tests, one line each.",
+		.common = CLI_FORMAT,
+		.options = opts,
+		.epilog = "Exit status: 0 compared, 1 a regression with --fail-on-regression, 2 usage,\n"
+			  "a malformed or foreign file, or (--strict) differing configurations.",
+	};
+	struct cli_common common;
+	int rc = cli_parse(&spec, argc, argv, &common);
+
+	if (rc != CLI_CONTINUE)
+		return rc;
+	if (common.nargs < 2)
+		return cli_usage_error("compare", "give BASE.json and at least one NEW.json (%d file%s given)",
+				       common.nargs, common.nargs == 1 ? "" : "s");
+	if (common.nargs > MAX_FILES)
+		return cli_usage_error("compare", "at most %d files (%d given)", MAX_FILES,
+				       common.nargs);
+	memset(&c, 0, sizeof(c));
+	c.fail_pct = fail_pct;
+	for (int k = 0; k < common.nargs; k++) {
+		rc = read_run(common.args[k], &c.run[k]);
+		c.nrun = k + 1;
+		if (rc)
+			goto out;
+	}
+	compare_runs(&c);
+	if (strict && c.nwarn) {
+		for (int i = 0; i < c.nwarn; i++)
+			fprintf(stderr, "navibench compare: %s\n", c.warn[i]);
+		fprintf(stderr, "navibench compare: --strict: %d difference%s above; nothing compared\n",
+			c.nwarn, c.nwarn == 1 ? "" : "s");
+		rc = NB_EXIT_USAGE;
+		goto out;
+	}
+	rc = emit(&c, common.format);
+	if (!rc && isfinite(fail_pct) && c.regressions)
+		rc = NB_EXIT_FAIL;
+out:
+	for (int k = 0; k < c.nrun; k++)
+		free_run(&c.run[k]);
+	return rc;
+}
