@@ -170,6 +170,132 @@ static int cmp_pci(const void *a, const void *b)
 		      ((const struct nb_devent *)b)->dev.pci);
 }
 
+/*
+ * A DRM device's identity: PCI address and ids, render node. False, with
+ * the reason recorded in l's skipped list, when it is not an AMD PCI device
+ * with a render node; what names it in that list.
+ */
+static bool drm_identify(struct nb_devlist *l, drmDevicePtr d, struct nb_drm *drm,
+			 char *pci, size_t pcilen, char *what, size_t whatlen)
+{
+	memset(drm, 0, sizeof(*drm));
+	if (d->available_nodes & (1 << DRM_NODE_RENDER))
+		snprintf(drm->render, sizeof(drm->render), "%s", d->nodes[DRM_NODE_RENDER]);
+	if (d->available_nodes & (1 << DRM_NODE_PRIMARY))
+		snprintf(drm->primary, sizeof(drm->primary), "%s", d->nodes[DRM_NODE_PRIMARY]);
+	snprintf(what, whatlen, "%s", drm->render[0] ? drm->render : drm->primary);
+	if (d->bustype != DRM_BUS_PCI) {
+		add_skipped(l, what, "not a PCI device (bus type %d)", d->bustype);
+		return false;
+	}
+	snprintf(pci, pcilen, "%04x:%02x:%02x.%x", d->businfo.pci->domain,
+		 d->businfo.pci->bus, d->businfo.pci->dev, d->businfo.pci->func);
+	snprintf(what, whatlen, "%s %s [%04x:%04x]", pci,
+		 drm->render[0] ? drm->render : drm->primary, d->deviceinfo.pci->vendor_id,
+		 d->deviceinfo.pci->device_id);
+	if (d->deviceinfo.pci->vendor_id != NB_PCI_VENDOR_AMD) {
+		add_skipped(l, what, "vendor 0x%04x is not AMD (0x1002)",
+			    d->deviceinfo.pci->vendor_id);
+		return false;
+	}
+	if (!drm->render[0]) {
+		add_skipped(l, what, "no render node");
+		return false;
+	}
+	drm->vendor = d->deviceinfo.pci->vendor_id;
+	drm->device = d->deviceinfo.pci->device_id;
+	drm->subvendor = d->deviceinfo.pci->subvendor_id;
+	drm->subdevice = d->deviceinfo.pci->subdevice_id;
+	drm->revision = d->deviceinfo.pci->revision_id;
+	return true;
+}
+
+/*
+ * The render node's sysfs device, runtime status and driver: drmGetVersion
+ * on the node when it may be opened (never when asleep and not to be
+ * woken), else sysfs. False, with the reason recorded, when it is not a
+ * character device or not amdgpu's. *asleep: runtime-suspended, not woken.
+ */
+static bool drm_driver(struct nb_devlist *l, struct nb_drm *drm, const char *what,
+		       unsigned int flags, bool *asleep)
+{
+	struct stat st;
+	int fd = -1;
+
+	if (stat(drm->render, &st) || !S_ISCHR(st.st_mode)) {
+		add_skipped(l, what, "%s is not a character device", drm->render);
+		return false;
+	}
+	snprintf(drm->sysdev, sizeof(drm->sysdev), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	nb_read_runtime_status(drm->sysdev, drm->runtime_status, sizeof(drm->runtime_status));
+	*asleep = !strcmp(drm->runtime_status, "suspended") && !(flags & NB_SCAN_WAKE);
+	if (!*asleep) {
+		fd = open(drm->render, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			drm->open_errno = errno;
+	}
+	if (fd >= 0) {
+		drmVersionPtr v = drmGetVersion(fd);
+
+		if (v && v->name)
+			snprintf(drm->driver, sizeof(drm->driver), "%s", v->name);
+		drmFreeVersion(v);
+		close(fd);
+		drm->opened = true;
+	}
+	if (!drm->driver[0])
+		sysfs_driver(drm->sysdev, drm->driver, sizeof(drm->driver));
+	if (strcmp(drm->driver, "amdgpu")) {
+		add_skipped(l, what, "driver %s, not amdgpu",
+			    drm->driver[0] ? drm->driver : "unknown");
+		return false;
+	}
+	return true;
+}
+
+/* An amdgpu device's entry, with its status when it cannot be used as it is. */
+static bool drm_add(struct nb_devlist *l, const struct nb_drm *drm, const char *pci,
+		    bool asleep, const char *libwhy)
+{
+	struct nb_devent *e = add_dev(l, NB_DEV_AMDGPU);
+
+	if (!e)
+		return false;
+	e->drm = *drm;
+	snprintf(e->dev.pci, sizeof(e->dev.pci), "%s", pci);
+	if (asleep)
+		snprintf(e->status, sizeof(e->status),
+			 "runtime-suspended; not woken (--wake wakes it)");
+	else if (drm->open_errno)
+		snprintf(e->status, sizeof(e->status), "no access to %s: %s", drm->render,
+			 strerror(drm->open_errno));
+	else if (libwhy)
+		snprintf(e->status, sizeof(e->status), "libdrm_amdgpu missing");
+	return true;
+}
+
+/* The amdgpu entries from first on: PCI order, indexes, names. */
+static void drm_name_all(struct nb_devlist *l, int first, unsigned int flags,
+			 const char *libwhy)
+{
+	if (l->n > first)
+		qsort(l->dev + first, (size_t)(l->n - first), sizeof(*l->dev), cmp_pci);
+	for (int i = first; i < l->n; i++) {
+		struct nb_devent *e = &l->dev[i];
+		struct nb_amdgpu a;
+
+		e->dev.index = i;
+		if ((flags & NB_SCAN_NAMES) && e->drm.opened && !libwhy &&
+		    !nb_amdgpu_open(e->drm.render, &a, NULL, 0)) {
+			amdgpu_name(e, &a);
+			nb_amdgpu_close(&a);
+		} else {
+			amdgpu_name(e, NULL);
+		}
+	}
+}
+
 static void scan_drm(struct nb_devlist *l, unsigned int flags)
 {
 	drmDevicePtr devs[MAX_DRM];
@@ -193,108 +319,18 @@ static void scan_drm(struct nb_devlist *l, unsigned int flags)
 			 NB_AMDGPU_MISSING_COST);
 
 	for (int i = 0; i < n; i++) {
-		drmDevicePtr d = devs[i];
 		struct nb_drm drm;
-		struct nb_devent *e;
-		struct stat st;
 		char what[128], pci[32];
-		bool asleep;
-		int fd;
+		bool asleep = false;
 
-		memset(&drm, 0, sizeof(drm));
-		if (d->available_nodes & (1 << DRM_NODE_RENDER))
-			snprintf(drm.render, sizeof(drm.render), "%s", d->nodes[DRM_NODE_RENDER]);
-		if (d->available_nodes & (1 << DRM_NODE_PRIMARY))
-			snprintf(drm.primary, sizeof(drm.primary), "%s", d->nodes[DRM_NODE_PRIMARY]);
-		snprintf(what, sizeof(what), "%s", drm.render[0] ? drm.render : drm.primary);
-
-		if (d->bustype != DRM_BUS_PCI) {
-			add_skipped(l, what, "not a PCI device (bus type %d)", d->bustype);
+		if (!drm_identify(l, devs[i], &drm, pci, sizeof(pci), what, sizeof(what)) ||
+		    !drm_driver(l, &drm, what, flags, &asleep))
 			continue;
-		}
-		snprintf(pci, sizeof(pci), "%04x:%02x:%02x.%x", d->businfo.pci->domain,
-			 d->businfo.pci->bus, d->businfo.pci->dev, d->businfo.pci->func);
-		snprintf(what, sizeof(what), "%s %s [%04x:%04x]", pci,
-			 drm.render[0] ? drm.render : drm.primary, d->deviceinfo.pci->vendor_id,
-			 d->deviceinfo.pci->device_id);
-		if (d->deviceinfo.pci->vendor_id != NB_PCI_VENDOR_AMD) {
-			add_skipped(l, what, "vendor 0x%04x is not AMD (0x1002)",
-				    d->deviceinfo.pci->vendor_id);
-			continue;
-		}
-		if (!drm.render[0]) {
-			add_skipped(l, what, "no render node");
-			continue;
-		}
-		drm.vendor = d->deviceinfo.pci->vendor_id;
-		drm.device = d->deviceinfo.pci->device_id;
-		drm.subvendor = d->deviceinfo.pci->subvendor_id;
-		drm.subdevice = d->deviceinfo.pci->subdevice_id;
-		drm.revision = d->deviceinfo.pci->revision_id;
-		if (stat(drm.render, &st) || !S_ISCHR(st.st_mode)) {
-			add_skipped(l, what, "%s is not a character device", drm.render);
-			continue;
-		}
-		snprintf(drm.sysdev, sizeof(drm.sysdev), "/sys/dev/char/%u:%u/device",
-			 major(st.st_rdev), minor(st.st_rdev));
-		nb_read_runtime_status(drm.sysdev, drm.runtime_status, sizeof(drm.runtime_status));
-		asleep = !strcmp(drm.runtime_status, "suspended") && !(flags & NB_SCAN_WAKE);
-
-		/* The driver's name: drmGetVersion on the node when we may open it. */
-		fd = -1;
-		if (!asleep) {
-			fd = open(drm.render, O_RDWR | O_CLOEXEC);
-			if (fd < 0)
-				drm.open_errno = errno;
-		}
-		if (fd >= 0) {
-			drmVersionPtr v = drmGetVersion(fd);
-
-			if (v && v->name)
-				snprintf(drm.driver, sizeof(drm.driver), "%s", v->name);
-			drmFreeVersion(v);
-			close(fd);
-			drm.opened = true;
-		}
-		if (!drm.driver[0])
-			sysfs_driver(drm.sysdev, drm.driver, sizeof(drm.driver));
-		if (strcmp(drm.driver, "amdgpu")) {
-			add_skipped(l, what, "driver %s, not amdgpu",
-				    drm.driver[0] ? drm.driver : "unknown");
-			continue;
-		}
-
-		e = add_dev(l, NB_DEV_AMDGPU);
-		if (!e)
+		if (!drm_add(l, &drm, pci, asleep, libwhy))
 			break;
-		e->drm = drm;
-		snprintf(e->dev.pci, sizeof(e->dev.pci), "%s", pci);
-		if (asleep)
-			snprintf(e->status, sizeof(e->status),
-				 "runtime-suspended; not woken (--wake wakes it)");
-		else if (drm.open_errno)
-			snprintf(e->status, sizeof(e->status), "no access to %s: %s", drm.render,
-				 strerror(drm.open_errno));
-		else if (libwhy)
-			snprintf(e->status, sizeof(e->status), "libdrm_amdgpu missing");
 	}
 	drmFreeDevices(devs, n);
-
-	if (l->n > first)
-		qsort(l->dev + first, (size_t)(l->n - first), sizeof(*l->dev), cmp_pci);
-	for (int i = first; i < l->n; i++) {
-		struct nb_devent *e = &l->dev[i];
-		struct nb_amdgpu a;
-
-		e->dev.index = i;
-		if ((flags & NB_SCAN_NAMES) && e->drm.opened && !libwhy &&
-		    !nb_amdgpu_open(e->drm.render, &a, NULL, 0)) {
-			amdgpu_name(e, &a);
-			nb_amdgpu_close(&a);
-		} else {
-			amdgpu_name(e, NULL);
-		}
-	}
+	drm_name_all(l, first, flags, libwhy);
 }
 
 /*
