@@ -103,6 +103,17 @@ static const struct prom_metric metrics[] = {
 	  false },
 	{ "vram_used", "vram_used", NULL, "VRAM in use.", false },
 	{ "vram_total", "vram_total", NULL, "VRAM size.", false },
+	/* gpu_metrics (sensors.c, print_gpu_metrics()) */
+	{ "throttled", "throttled", NULL,
+	  "1 when the SMU throttles the GPU for a reason it reports reliably, else 0 (from "
+	  "gpu_metrics' throttle_status).", false },
+	{ "throttle_active", "throttle_active", NULL,
+	  "A throttle reason the SMU reports active (label reason), value 1; an inactive reason "
+	  "has no series. Reasons the ASIC sets even when idle are here but not in "
+	  "navibench_throttled.", false },
+	{ "energy", "energy", NULL,
+	  "Energy the GPU used, from gpu_metrics' energy accumulator, where its unit is known; "
+	  "resets when the accumulator wraps.", false },
 };
 
 #define PREFIX "navibench_"
