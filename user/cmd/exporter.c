@@ -140,9 +140,15 @@ static void say_notes(const char *text, char **last)
 
 	if (!f)
 		return;
-	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0'))
-		if (!strncmp(l, NOTE_PREFIX, plen))
-			fprintf(f, "%.*s\n", (int)strcspn(l, "\n"), l);
+	for (const char *l = text; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		if (!strncmp(l, NOTE_PREFIX, plen)) {
+			fwrite(l, 1, n, f);
+			fputc('\n', f);
+		}
+		l += n + (l[n] != '\0');
+	}
 	if (fclose(f) || (*last && !strcmp(*last, notes))) {
 		free(notes);
 		return;

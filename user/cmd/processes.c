@@ -38,11 +38,13 @@ static const struct cli_spec processes_spec = {
 		   "fdinfo of its open render and card nodes (/proc/PID/fdinfo).",
 	.common = CLI_DEVICE | CLI_FORMAT | CLI_JSON,
 	.options = processes_opts,
-	.epilog = "Every amdgpu device unless --device names one. A client (a DRM file) open\n"
-		  "under several fds or shared by several processes is counted once, for the\n"
-		  "lowest pid. Processes whose fds you may not read (another user's, unless\n"
-		  "root) are counted and said. Engine busy is the client's engine time over the\n"
-		  "interval, and can pass 100% where an engine has several rings.",
+	.epilog = "Every amdgpu device unless --device names one; a row per process and device\n"
+		  "(DEV: the device's index, - for a drm-pdev navibench does not list). A client\n"
+		  "(a DRM file) open under several fds or shared by several processes is\n"
+		  "counted once, for the lowest pid. Processes whose fds you may not read\n"
+		  "(another user's, unless root) are counted and said. Engine busy is the\n"
+		  "client's engine time over the interval, and can pass 100% where an engine has\n"
+		  "several rings. --format prometheus gives the engine times as counters instead.",
 };
 
 /* The engines shown as columns; JSON has the same keys with _percent. */
