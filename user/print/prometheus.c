@@ -161,7 +161,8 @@ static const struct {
 	  "Time the process's jobs ran on a GPU engine (label engine), from DRM fdinfo; "
 	  "rate() is the engine's busy share. An engine the process has not used has no series.",
 	  true },
-	{ "compute_seconds", PREFIX "process_engine_seconds_total", "engine", "compute", NULL, true },
+	{ "compute_seconds", PREFIX "process_engine_seconds_total", "engine", "compute", NULL,
+	  true },
 	{ "dma_seconds", PREFIX "process_engine_seconds_total", "engine", "dma", NULL, true },
 	{ "dec_seconds", PREFIX "process_engine_seconds_total", "engine", "dec", NULL, true },
 	{ "enc_seconds", PREFIX "process_engine_seconds_total", "engine", "enc", NULL, true },
