@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "navibench.h"
 #include "print.h"
+#include "processes.h"
 #include "sensors.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9457"
@@ -42,6 +43,7 @@
 
 static const char *opt_listen;
 static bool opt_textfile;
+static bool opt_processes;
 static unsigned long opt_cache = 1000;
 
 static const struct cli_option exporter_opts[] = {
@@ -51,6 +53,9 @@ static const struct cli_option exporter_opts[] = {
 	CLI_FLAG_OPT("textfile", 't', &opt_textfile,
 		     "write DIR/" TEXTFILE_NAME " once, atomically, for node_exporter's textfile "
 		     "collector, and exit (DIR default " DEFAULT_TEXTFILE_DIR ")"),
+	CLI_FLAG_OPT("processes", 'p', &opt_processes,
+		     "export per-process GPU use too (engine time, VRAM, GTT per pid; one series "
+		     "set per process: off by default to keep the series count bounded)"),
 	CLI_DURATION_OPT("cache", 'c', &opt_cache, 0, 60000,
 			 "serve a read to every scrape within this time of it (default 1s; "
 			 "0: read at every scrape, still one read at a time)"),
@@ -66,8 +71,9 @@ static const struct cli_spec exporter_spec = {
 	.epilog = "Paths other than /metrics and / answer 404, methods other than GET and HEAD\n"
 		  "405. SIGTERM or SIGINT stops the server cleanly (exit 0). Runs as any user:\n"
 		  "what that user cannot read is said on stderr and left out of the metrics. A\n"
-		  "runtime-suspended GPU is never woken. The metrics: navibench(1), PROMETHEUS\n"
-		  "METRICS.",
+		  "runtime-suspended GPU is never woken. --processes adds a set of series per\n"
+		  "process with a GPU client (labels pid, comm): mind the series count on a busy\n"
+		  "host. The metrics: navibench(1), PROMETHEUS METRICS.",
 };
 
 /* ---- the metrics text, read at most once per cache interval ---- */
@@ -94,10 +100,13 @@ static double mono_now(void)
 
 /*
  * read_metrics() - every device's metrics (nb_sensors_snapshot() in the
- * Prometheus format) into a new buffer. 0, or -1 after saying why.
+ * Prometheus format), and with --processes every process's use
+ * (nb_processes_snapshot(): its families are its own, so the two
+ * documents make one), into a new buffer. 0, or -1 after saying why.
  */
 static int read_metrics(char **text, size_t *len)
 {
+	const struct nb_print_ops *fmt = nb_format_ops(NB_FORMAT_PROMETHEUS);
 	FILE *f = open_memstream(text, len);
 	int rc;
 
@@ -105,7 +114,10 @@ static int read_metrics(char **text, size_t *len)
 		fprintf(stderr, "navibench exporter: out of memory\n");
 		return -1;
 	}
-	rc = nb_sensors_snapshot(f, nb_format_ops(NB_FORMAT_PROMETHEUS), 0);
+	rc = nb_sensors_snapshot(f, fmt, 0);
+	if (opt_processes && (rc == NB_EXIT_OK || rc == NB_EXIT_NODEV) &&
+	    nb_processes_snapshot(f, fmt) != NB_EXIT_OK)
+		rc = NB_EXIT_FAIL;
 	if (fclose(f) || (rc != NB_EXIT_OK && rc != NB_EXIT_NODEV)) {
 		free(*text);
 		*text = NULL;
@@ -115,27 +127,37 @@ static int read_metrics(char **text, size_t *len)
 }
 
 /*
- * say_notes() - the notes at the top of the text (what could not be read),
- * on stderr, when they differ from the last ones said (*last, updated): a
- * log line when something changes, not one per scrape.
+ * say_notes() - the notes in the text (what could not be read, and with
+ * --processes the processes not readable: comment lines, at the top of
+ * each part), on stderr, when they differ from the last ones said (*last,
+ * updated): a log line when something changes, not one per scrape.
  */
 static void say_notes(const char *text, char **last)
 {
-	size_t n = 0;
-	char *notes;
+	size_t plen = strlen(NOTE_PREFIX), len = 0;
+	char *notes = NULL;
+	FILE *f = open_memstream(&notes, &len);
 
-	while (!strncmp(text + n, NOTE_PREFIX, strlen(NOTE_PREFIX)))
-		n += strcspn(text + n, "\n") + 1;
-	if (*last && strlen(*last) == n && !strncmp(*last, text, n))
+	if (!f)
 		return;
-	notes = strndup(text, n);
-	if (!notes)
+	for (const char *l = text; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		if (!strncmp(l, NOTE_PREFIX, plen)) {
+			fwrite(l, 1, n, f);
+			fputc('\n', f);
+		}
+		l += n + (l[n] != '\0');
+	}
+	if (fclose(f) || (*last && !strcmp(*last, notes))) {
+		free(notes);
 		return;
+	}
 	free(*last);
 	*last = notes;
 	for (const char *l = notes; *l; l += strcspn(l, "\n") + 1)
 		fprintf(stderr, "navibench exporter: %.*s\n",
-			(int)(strcspn(l, "\n") - strlen(NOTE_PREFIX)), l + strlen(NOTE_PREFIX));
+			(int)(strcspn(l, "\n") - plen), l + plen);
 }
 
 /*

@@ -236,6 +236,7 @@ static void print_asic(struct nb_print *p, const struct amd *d)
 
 	nb_obj_begin(p, "asic", "ASIC");
 	nb_str(p, "name", "ASIC", d->asic.name);
+	nb_str(p, "code", NULL, d->asic.code);
 	if (d->have_gi) {
 		snprintf(text, sizeof(text), "%s (%u)", d->asic.family ? d->asic.family : "unknown",
 			 d->gi.family_id);
@@ -430,7 +431,7 @@ static int info_amdgpu(struct nb_print *p, struct nb_devent *e, struct nb_print_
 	}
 	amd_query(&d, e);
 	id->gfx_target = d.asic.gfx;
-	id->asic = d.asic.name;
+	id->asic = d.asic.code;
 	begin_device(p, id);
 	print_identity(p, &d, e);
 	print_asic(p, &d);

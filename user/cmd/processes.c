@@ -15,6 +15,7 @@
 #include "fdinfo.h"
 #include "navibench.h"
 #include "print.h"
+#include "processes.h"
 
 static bool opt_watch;
 static unsigned long opt_interval = 1000;
@@ -37,11 +38,13 @@ static const struct cli_spec processes_spec = {
 		   "fdinfo of its open render and card nodes (/proc/PID/fdinfo).",
 	.common = CLI_DEVICE | CLI_FORMAT | CLI_JSON,
 	.options = processes_opts,
-	.epilog = "Every amdgpu device unless --device names one. A client (a DRM file) open\n"
-		  "under several fds or shared by several processes is counted once, for the\n"
-		  "lowest pid. Processes whose fds you may not read (another user's, unless\n"
-		  "root) are counted and said. Engine busy is the client's engine time over the\n"
-		  "interval, and can pass 100% where an engine has several rings.",
+	.epilog = "Every amdgpu device unless --device names one; a row per process and device\n"
+		  "(DEV: the device's index, - for a drm-pdev navibench does not list). A client\n"
+		  "(a DRM file) open under several fds or shared by several processes is\n"
+		  "counted once, for the lowest pid. Processes whose fds you may not read\n"
+		  "(another user's, unless root) are counted and said. Engine busy is the\n"
+		  "client's engine time over the interval, and can pass 100% where an engine has\n"
+		  "several rings. --format prometheus gives the engine times as counters instead.",
 };
 
 /* The engines shown as columns; JSON has the same keys with _percent. */
@@ -82,7 +85,16 @@ static bool busy(const struct nb_proc *p, const struct nb_proc *before, const ch
 	return true;
 }
 
+/*
+ * The columns. The engine times (title NULL: not in text) are what the
+ * client's fdinfo says, cumulative since it opened the device: the
+ * Prometheus format exports them as counters (rate() gives the busy share
+ * over any window) and leaves out the percentages, which hold only for
+ * this command's interval.
+ */
 static const struct nb_column columns[] = {
+	{ "device", "DEV", true },
+	{ "pci_address", NULL, false },
 	{ "pid", "PID", true },
 	{ "command", "COMMAND", false },
 	{ "clients", "CLIENTS", true },
@@ -93,6 +105,11 @@ static const struct nb_column columns[] = {
 	{ "enc_percent", "ENC", true },
 	{ "vram_bytes", "VRAM", true },
 	{ "gtt_bytes", "GTT", true },
+	{ "gfx_seconds", NULL, false },
+	{ "compute_seconds", NULL, false },
+	{ "dma_seconds", NULL, false },
+	{ "dec_seconds", NULL, false },
+	{ "enc_seconds", NULL, false },
 };
 
 /*
@@ -117,25 +134,54 @@ static struct nb_value bytes_value(bool has, uint64_t v, char *buf, size_t n)
 		.text = nb_fmt_bytes(buf, n, v) };
 }
 
+/* The device of PCI address pci in l; NULL when none of l's has it. */
+static const struct nb_devent *device_of(const struct nb_devlist *l, const char *pci)
+{
+	for (int i = 0; pci[0] && i < l->n; i++)
+		if (l->dev[i].dev.kind == NB_DEV_AMDGPU && !strcmp(l->dev[i].dev.pci, pci))
+			return &l->dev[i];
+	return NULL;
+}
+
+/* Engine e's time in the client's fdinfo, in s (a counter); missing if none. */
+static struct nb_value engine_seconds(const struct nb_proc *pr, const char *e)
+{
+	int64_t ns = nb_proc_engine_ns(pr, e);
+
+	if (ns < 0)
+		return (struct nb_value){ .type = NB_V_MISSING };
+	return (struct nb_value){ .type = NB_V_DBL, .d = ns / 1e9, .prec = 3, .unit = "s",
+		.kind = NB_KIND_COUNTER };
+}
+
 /*
- * One process: a record, about the --device one when given; a table row,
- * or in a stream a record of its own (one JSON line, CSV row, text line).
+ * One process's use of one device: a record about that device (when l
+ * has it); a table row, or in a stream a record of its own (one JSON line,
+ * CSV row, text line).
  */
 static void print_proc(struct nb_print *p, bool table, const struct nb_proc *pr,
-		       const struct nb_proc *b, double wall_ns, const struct nb_print_device *id)
+		       const struct nb_proc *b, double wall_ns, const struct nb_devlist *l)
 {
+	const struct nb_devent *e = device_of(l, pr->pdev);
+	struct nb_print_device id;
 	char buf[3][32];
 	int col = 0;
 
-	nb_record_begin(p, id);
+	if (e)
+		nb_device_print_id(e, &id);
+	nb_record_begin(p, e ? &id : NULL);
+	put(p, table, col++, e ? (struct nb_value){ .type = NB_V_INT, .i = e->dev.index } :
+	    (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
+	put(p, table, col++, pr->pdev[0] ? (struct nb_value){ .type = NB_V_STR, .s = pr->pdev } :
+	    (struct nb_value){ .type = NB_V_MISSING });
 	put(p, table, col++, (struct nb_value){ .type = NB_V_INT, .i = pr->pid });
 	put(p, table, col++, pr->comm[0] ? (struct nb_value){ .type = NB_V_STR, .s = pr->comm } :
 	    (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
 	put(p, table, col++, (struct nb_value){ .type = NB_V_INT, .i = pr->nclients });
-	for (size_t e = 0; e < NENGINES; e++) {
+	for (size_t i = 0; i < NENGINES; i++) {
 		double pct;
 
-		if (!busy(pr, b, engines[e], wall_ns, &pct)) {
+		if (!busy(pr, b, engines[i], wall_ns, &pct)) {
 			put(p, table, col++, (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
 			continue;
 		}
@@ -145,81 +191,98 @@ static void print_proc(struct nb_print *p, bool table, const struct nb_proc *pr,
 	}
 	put(p, table, col++, bytes_value(pr->has_vram, pr->vram, buf[1], sizeof(buf[1])));
 	put(p, table, col++, bytes_value(pr->has_gtt, pr->gtt, buf[2], sizeof(buf[2])));
+	for (size_t i = 0; i < NENGINES; i++)
+		put(p, table, col++, engine_seconds(pr, engines[i]));
 	nb_record_end(p);
 }
 
 /* One sample: a table and its counts; in a stream, a record per process. */
 static void print_sample(struct nb_print *p, bool stream, const struct nb_proc_scan *now,
 			 const struct nb_proc_scan *before, double wall_ns,
-			 const struct nb_print_device *id, bool note)
+			 const struct nb_devlist *l, bool note)
 {
+	int npids = 0;
+
 	if (!stream)
 		nb_table_begin(p, "processes", columns,
 			       (int)(sizeof(columns) / sizeof(columns[0])));
 	for (int i = 0; i < now->nprocs; i++)
+		npids += !i || now->procs[i].pid != now->procs[i - 1].pid;
+	for (int i = 0; i < now->nprocs; i++)
 		print_proc(p, !stream, &now->procs[i],
-			   before ? nb_proc_find(before, now->procs[i].pid) : NULL, wall_ns, id);
+			   before ? nb_proc_find(before, now->procs[i].pid, now->procs[i].pdev) :
+			   NULL, wall_ns, l);
 	if (!stream) {
 		nb_table_end(p);
-		nb_u64(p, "interval_ms", NULL, (uint64_t)(wall_ns / 1e6 + 0.5), "ms");
+		if (wall_ns > 0)
+			nb_u64(p, "interval_ms", NULL, (uint64_t)(wall_ns / 1e6 + 0.5), "ms");
 		nb_i64(p, "clients", NULL, now->clients, NULL);
 		nb_i64(p, "unreadable_processes", NULL, now->unreadable, NULL);
-		nb_text(p, "%d process%s, %d client%s", now->nprocs,
-			now->nprocs == 1 ? "" : "es", now->clients, now->clients == 1 ? "" : "s");
+		nb_text(p, "%d process%s, %d client%s", npids, npids == 1 ? "" : "es",
+			now->clients, now->clients == 1 ? "" : "s");
 	}
 	if (note && now->unreadable)
 		nb_note(p, "%d process%s not readable (another user's: run as root to see them)",
 			now->unreadable, now->unreadable == 1 ? "" : "es");
 }
 
-/* The --device one: its PCI address and identity (strings in bufs). */
-struct filter {
-	char pci[32], name[128], gfx[32];
-	struct nb_print_device id;
-	bool given;
-};
-
-/* The device --device names, or none for every device; rc on error. */
-static int device_filter(const struct cli_common *cc, struct filter *f)
+/*
+ * The devices (l, kept: rows name their device from it) and the PCI
+ * address of the one --device names (*pci; NULL for every device).
+ * Returns 0 or an exit status after saying why.
+ */
+static int devices(const struct cli_common *cc, struct nb_devlist *l, const char **pci)
 {
-	struct nb_devlist l;
 	struct nb_devent *e;
 	int rc;
 
-	memset(f, 0, sizeof(*f));
+	*pci = NULL;
+	if (nb_devices_scan(l, 0))
+		return NB_EXIT_FAIL;
 	if (!cc->device_given)
 		return 0;
-	if (nb_devices_scan(&l, 0))
-		return NB_EXIT_FAIL;
-	rc = nb_devices_find(&l, cc->device, "processes", &e);
+	rc = nb_devices_find(l, cc->device, "processes", &e);
 	if (!rc && e->dev.kind != NB_DEV_AMDGPU) {
 		fprintf(stderr, "navibench processes: device %d is no amdgpu GPU; "
 			"DRM fdinfo names amdgpu devices only ('navibench list' shows them)\n",
 			e->dev.index);
 		rc = NB_EXIT_NODEV;
 	}
-	if (!rc) {
-		/* The identity outlives the list: its strings copied. */
-		nb_device_print_id(e, &f->id);
-		nb_strcpy(f->pci, sizeof(f->pci), e->dev.pci);
-		nb_strcpy(f->name, sizeof(f->name), f->id.name ? f->id.name : "");
-		nb_strcpy(f->gfx, sizeof(f->gfx), f->id.gfx_target ? f->id.gfx_target : "");
-		f->id.pci_address = f->pci;
-		f->id.name = f->name;
-		f->id.gfx_target = f->gfx[0] ? f->gfx : NULL;
-		f->id.asic = NULL;
-		f->given = true;
-	}
-	nb_devices_free(&l);
+	if (rc)
+		nb_devices_free(l);
+	else
+		*pci = e->dev.pci;
 	return rc;
+}
+
+int nb_processes_snapshot(FILE *out, const struct nb_print_ops *fmt)
+{
+	struct nb_proc_scan scan;
+	struct nb_devlist l;
+	struct nb_print *p;
+	int rc;
+
+	if (nb_devices_scan(&l, 0))
+		return NB_EXIT_FAIL;
+	rc = nb_proc_scan(NULL, &scan);
+	if (rc) {
+		fprintf(stderr, "navibench processes: cannot read /proc: %s\n", strerror(-rc));
+		nb_devices_free(&l);
+		return NB_EXIT_FAIL;
+	}
+	p = nb_print_open_file(fmt, out, "processes");
+	print_sample(p, false, &scan, NULL, 0, &l, true);
+	nb_proc_scan_free(&scan);
+	nb_devices_free(&l);
+	return nb_print_close(p);
 }
 
 int cmd_processes(int argc, char **argv)
 {
 	struct nb_proc_scan before, now;
 	struct cli_common cc;
+	struct nb_devlist l;
 	struct nb_print *p;
-	struct filter f;
 	const char *pci;
 	double t0, t1;
 	long samples;
@@ -227,14 +290,14 @@ int cmd_processes(int argc, char **argv)
 
 	if (rc != CLI_CONTINUE)
 		return rc;
-	rc = device_filter(&cc, &f);
+	rc = devices(&cc, &l, &pci);
 	if (rc)
 		return rc;
-	pci = f.given ? f.pci : NULL;
 	t0 = now_ns();
 	rc = nb_proc_scan(pci, &before);
 	if (rc) {
 		fprintf(stderr, "navibench processes: cannot read /proc: %s\n", strerror(-rc));
+		nb_devices_free(&l);
 		return NB_EXIT_FAIL;
 	}
 	p = nb_print_open(cc.format, cc.json_path, "processes");
@@ -250,8 +313,7 @@ int cmd_processes(int argc, char **argv)
 			rc = NB_EXIT_FAIL;
 			break;
 		}
-		print_sample(p, samples != 1, &now, &before, t1 - t0, f.given ? &f.id : NULL,
-			     s == 0);
+		print_sample(p, samples != 1, &now, &before, t1 - t0, &l, s == 0);
 		nb_proc_scan_free(&before);
 		before = now;
 		t0 = t1;
@@ -259,6 +321,7 @@ int cmd_processes(int argc, char **argv)
 			nb_print_flush(p);
 	}
 	nb_proc_scan_free(&before);
+	nb_devices_free(&l);
 	if (rc) {
 		nb_print_discard(p);
 		return rc;

@@ -30,29 +30,30 @@
 struct range {
 	uint32_t family, first, end;	/* external_rev in [first, end) */
 	const char *name, *gfx;
+	const char *code;	/* see asic.h */
 };
 
 static const struct range ranges[] = {
-	{ FAM_AI, 0x01, 0x14, "Vega 10", "gfx900" },
-	{ FAM_AI, 0x14, 0x28, "Vega 12", "gfx904" },
-	{ FAM_AI, 0x28, 0x32, "Vega 20", "gfx906" },
-	{ FAM_AI, 0x32, 0x3c, "Arcturus", "gfx908" },
-	{ FAM_AI, 0x3c, 0xff, "Aldebaran", "gfx90a" },
-	{ FAM_NV, 0x01, 0x0a, "Navi 10", "gfx1010" },
-	{ FAM_NV, 0x0a, 0x14, "Navi 12", "gfx1011" },
-	{ FAM_NV, 0x14, 0x28, "Navi 14", "gfx1012" },
-	{ FAM_NV, 0x28, 0x32, "Navi 21", "gfx1030" },
-	{ FAM_NV, 0x32, 0x3c, "Navi 22", "gfx1031" },
-	{ FAM_NV, 0x3c, 0x46, "Navi 23", "gfx1032" },
-	{ FAM_NV, 0x46, 0xff, "Navi 24", "gfx1034" },
-	{ FAM_VGH, 0x01, 0xff, "Van Gogh", "gfx1033" },
-	{ FAM_YC, 0x01, 0xff, "Rembrandt", "gfx1035" },
-	{ FAM_GFX1036, 0x01, 0xff, "Raphael", "gfx1036" },
-	{ FAM_GFX1037, 0x01, 0xff, "Mendocino", "gfx1037" },
-	{ FAM_GFX1100, 0x01, 0x10, "Navi 31", "gfx1100" },
-	{ FAM_GFX1100, 0x10, 0x20, "Navi 33", "gfx1102" },
-	{ FAM_GFX1100, 0x20, 0xff, "Navi 32", "gfx1101" },
-	{ FAM_GFX1103, 0x01, 0xff, "Phoenix", "gfx1103" },
+	{ FAM_AI, 0x01, 0x14, "Vega 10", "gfx900", "vega10" },
+	{ FAM_AI, 0x14, 0x28, "Vega 12", "gfx904", "vega12" },
+	{ FAM_AI, 0x28, 0x32, "Vega 20", "gfx906", "vega20" },
+	{ FAM_AI, 0x32, 0x3c, "Arcturus", "gfx908", "arcturus" },
+	{ FAM_AI, 0x3c, 0xff, "Aldebaran", "gfx90a", "aldebaran" },
+	{ FAM_NV, 0x01, 0x0a, "Navi 10", "gfx1010", "navi10" },
+	{ FAM_NV, 0x0a, 0x14, "Navi 12", "gfx1011", "navi12" },
+	{ FAM_NV, 0x14, 0x28, "Navi 14", "gfx1012", "navi14" },
+	{ FAM_NV, 0x28, 0x32, "Navi 21", "gfx1030", "navi21" },
+	{ FAM_NV, 0x32, 0x3c, "Navi 22", "gfx1031", "navi22" },
+	{ FAM_NV, 0x3c, 0x46, "Navi 23", "gfx1032", "navi23" },
+	{ FAM_NV, 0x46, 0xff, "Navi 24", "gfx1034", "navi24" },
+	{ FAM_VGH, 0x01, 0xff, "Van Gogh", "gfx1033", "vangogh" },
+	{ FAM_YC, 0x01, 0xff, "Rembrandt", "gfx1035", "rembrandt" },
+	{ FAM_GFX1036, 0x01, 0xff, "Raphael", "gfx1036", "raphael" },
+	{ FAM_GFX1037, 0x01, 0xff, "Mendocino", "gfx1037", "mendocino" },
+	{ FAM_GFX1100, 0x01, 0x10, "Navi 31", "gfx1100", "navi31" },
+	{ FAM_GFX1100, 0x10, 0x20, "Navi 33", "gfx1102", "navi33" },
+	{ FAM_GFX1100, 0x20, 0xff, "Navi 32", "gfx1101", "navi32" },
+	{ FAM_GFX1103, 0x01, 0xff, "Phoenix", "gfx1103", "phoenix" },
 };
 
 static const struct {
@@ -70,7 +71,7 @@ static const struct {
 
 struct nb_asic nb_asic_lookup(uint32_t family, uint32_t external_rev)
 {
-	struct nb_asic a = { NULL, NULL, NULL, 0 };
+	struct nb_asic a = { 0 };
 
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (families[i].id == family) {
@@ -83,6 +84,7 @@ struct nb_asic nb_asic_lookup(uint32_t family, uint32_t external_rev)
 		    external_rev < ranges[i].end) {
 			a.name = ranges[i].name;
 			a.gfx = ranges[i].gfx;
+			a.code = ranges[i].code;
 		}
 	}
 	return a;

@@ -10,13 +10,21 @@
 #include <stdint.h>
 
 struct nb_asic {
-	const char *name;	/* "Navi 14" */
+	const char *name;	/* "Navi 14", for people */
+	/*
+	 * "navi14": the code name, lowercase without spaces, as the gputelemetry
+	 * module writes it (and amdgpu's amdgpu_asic_name[], lowercased, for the
+	 * ASICs that table names); what identifies the ASIC in
+	 * machine output (Prometheus' asic label, info's asic.code), the same
+	 * for amdgpu and simulated devices.
+	 */
+	const char *code;
 	const char *gfx;	/* LLVM target, "gfx1012" */
 	const char *family;	/* "NV" */
 	int gfx_major;		/* 10 for RDNA 1 and 2, 11 for RDNA 3, 9 GCN 5 ... */
 };
 
-/* Returns the ASIC, or one whose name and gfx are NULL when unknown
+/* Returns the ASIC, or one whose name, code and gfx are NULL when unknown
  * (family still named when known). */
 struct nb_asic nb_asic_lookup(uint32_t family, uint32_t external_rev);
 

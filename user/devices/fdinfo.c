@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * DRM fdinfo: the parser of one fdinfo text, and the scan of /proc that
- * sums each process's clients. See fdinfo.h.
+ * sums each process's clients per device. See fdinfo.h.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -220,51 +220,81 @@ static void proc_add(struct nb_proc *p, const struct nb_fdinfo *fi)
 }
 
 /*
- * One process: its amdgpu clients not counted yet. Returns 1 when it has
- * one, 0 when none, -1 when its fds may not be read.
+ * The entry of fi's device among a process's n entries (p[], NB_PROC_PDEVS
+ * of them): a new one when the device is new; NULL when there are already
+ * NB_PROC_PDEVS devices (a client of a further one is left out).
  */
-static int scan_pid(int pid, const char *pdev, struct seen *seen, struct nb_proc *p)
+static struct nb_proc *proc_of_pdev(struct nb_proc *p, int *n, int pid, const char *pdev)
 {
-	char path[64], link[64], buf[4096];
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(p[i].pdev, pdev))
+			return &p[i];
+	if (*n == NB_PROC_PDEVS)
+		return NULL;
+	memset(&p[*n], 0, sizeof(p[*n]));
+	p[*n].pid = pid;
+	snprintf(p[*n].pdev, sizeof(p[*n].pdev), "%s", pdev);
+	return &p[(*n)++];
+}
+
+static int cmp_pdev(const void *a, const void *b)
+{
+	return strcmp(((const struct nb_proc *)a)->pdev, ((const struct nb_proc *)b)->pdev);
+}
+
+/*
+ * One process: its amdgpu clients not counted yet, summed per device into
+ * p[0..*n) (by PCI address). Returns 1 when it has one, 0 when none, -1
+ * when its fds may not be read.
+ */
+static int scan_pid(int pid, const char *pdev, struct seen *seen, struct nb_proc *p, int *n)
+{
+	char path[64], link[64], buf[4096], comm[32] = "";
 	struct dirent *de;
 	int ret = 0;
 	DIR *d;
 
-	memset(p, 0, sizeof(*p));
-	p->pid = pid;
+	*n = 0;
 	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
 	d = opendir(path);
 	if (!d)
 		return errno == EACCES || errno == EPERM ? -1 : 0;
 	while ((de = readdir(d))) {
 		struct nb_fdinfo fi;
-		ssize_t n;
+		struct nb_proc *pp;
+		ssize_t len;
 
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/fd/%.16s", pid, de->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n < 0 || (link[n] = '\0', strncmp(link, "/dev/dri/", 9)))
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len < 0 || (link[len] = '\0', strncmp(link, "/dev/dri/", 9)))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%.16s", pid, de->d_name);
-		n = read_small(path, buf, sizeof(buf));
-		if (n == -EACCES || n == -EPERM) {
+		len = read_small(path, buf, sizeof(buf));
+		if (len == -EACCES || len == -EPERM) {
 			ret = -1;
 			break;
 		}
-		if (n < 0 || nb_fdinfo_parse(buf, n, &fi) || strcmp(fi.driver, "amdgpu"))
+		if (len < 0 || nb_fdinfo_parse(buf, len, &fi) || strcmp(fi.driver, "amdgpu"))
 			continue;
 		if ((pdev && strcmp(fi.pdev, pdev)) || !seen_add(seen, &fi))
 			continue;
-		proc_add(p, &fi);
+		pp = proc_of_pdev(p, n, pid, fi.pdev);
+		if (!pp)
+			continue;
+		proc_add(pp, &fi);
 		ret = 1;
 	}
 	closedir(d);
-	if (ret == 1) {
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		if (read_small(path, p->comm, sizeof(p->comm)) > 0)
-			p->comm[strcspn(p->comm, "\n")] = '\0';
-	}
+	if (ret != 1)
+		return ret;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (read_small(path, comm, sizeof(comm)) > 0)
+		comm[strcspn(comm, "\n")] = '\0';
+	for (int i = 0; i < *n; i++)
+		memcpy(p[i].comm, comm, sizeof(comm));
+	qsort(p, *n, sizeof(*p), cmp_pdev);
 	return ret;
 }
 
@@ -319,21 +349,22 @@ int nb_proc_scan(const char *pdev, struct nb_proc_scan *scan)
 	if (ret)
 		return ret;
 	/* Processes in ascending pid order: a shared client counts for the first. */
-	for (size_t i = 0; i < n; i++) {
-		struct nb_proc p, *v;
-		int r = scan_pid(pids[i], pdev, &seen, &p);
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct nb_proc p[NB_PROC_PDEVS], *v;
+		int np, r = scan_pid(pids[i], pdev, &seen, p, &np);
 
 		if (r < 0)
 			scan->unreadable++;
 		if (r <= 0)
 			continue;
-		v = realloc(scan->procs, (scan->nprocs + 1) * sizeof(*v));
+		v = realloc(scan->procs, (scan->nprocs + np) * sizeof(*v));
 		if (!v) {
 			ret = -ENOMEM;
 			break;
 		}
 		scan->procs = v;
-		scan->procs[scan->nprocs++] = p;
+		memcpy(&scan->procs[scan->nprocs], p, np * sizeof(*p));
+		scan->nprocs += np;
 	}
 	scan->clients = seen.n;
 	free(seen.v);
@@ -349,10 +380,10 @@ void nb_proc_scan_free(struct nb_proc_scan *scan)
 	memset(scan, 0, sizeof(*scan));
 }
 
-const struct nb_proc *nb_proc_find(const struct nb_proc_scan *scan, int pid)
+const struct nb_proc *nb_proc_find(const struct nb_proc_scan *scan, int pid, const char *pdev)
 {
 	for (int i = 0; i < scan->nprocs; i++)
-		if (scan->procs[i].pid == pid)
+		if (scan->procs[i].pid == pid && !strcmp(scan->procs[i].pdev, pdev))
 			return &scan->procs[i];
 	return NULL;
 }

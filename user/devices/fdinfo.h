@@ -50,10 +50,17 @@ struct nb_fdinfo {
  */
 int nb_fdinfo_parse(const char *text, size_t len, struct nb_fdinfo *fi);
 
-/* One process's use: the sum over its clients (each counted once). */
+/*
+ * One process's use of one device: the sum over its clients of that
+ * device (each counted once). A process with clients of several devices
+ * has one entry per device, NB_PROC_PDEVS at most.
+ */
+#define NB_PROC_PDEVS 16
+
 struct nb_proc {
 	int pid;
 	char comm[32];
+	char pdev[32];		/* the device's PCI address (drm-pdev); "" when not given */
 	int nclients;
 	int nengines;
 	struct nb_engine_ns engine[NB_FDINFO_ENGINES];	/* sums */
@@ -62,7 +69,7 @@ struct nb_proc {
 };
 
 struct nb_proc_scan {
-	struct nb_proc *procs;	/* by pid, ascending */
+	struct nb_proc *procs;	/* by pid, ascending, then by pdev */
 	int nprocs;
 	int unreadable;		/* processes whose fds we may not read */
 	int clients;		/* distinct clients counted */
@@ -76,8 +83,8 @@ struct nb_proc_scan {
 int nb_proc_scan(const char *pdev, struct nb_proc_scan *scan);
 void nb_proc_scan_free(struct nb_proc_scan *scan);
 
-/* The process of pid in scan, or NULL. */
-const struct nb_proc *nb_proc_find(const struct nb_proc_scan *scan, int pid);
+/* The entry of pid's use of device pdev in scan, or NULL. */
+const struct nb_proc *nb_proc_find(const struct nb_proc_scan *scan, int pid, const char *pdev);
 /* Its time on engine name, or -1 when it has none. */
 int64_t nb_proc_engine_ns(const struct nb_proc *p, const char *name);
 

@@ -103,6 +103,17 @@ static const struct prom_metric metrics[] = {
 	  false },
 	{ "vram_used", "vram_used", NULL, "VRAM in use.", false },
 	{ "vram_total", "vram_total", NULL, "VRAM size.", false },
+	/* gpu_metrics (sensors.c, print_gpu_metrics()) */
+	{ "throttled", "throttled", NULL,
+	  "1 when the SMU throttles the GPU for a reason it reports reliably, else 0 (from "
+	  "gpu_metrics' throttle_status).", false },
+	{ "throttle_active", "throttle_active", NULL,
+	  "A throttle reason the SMU reports active (label reason), value 1; an inactive reason "
+	  "has no series. Reasons the ASIC sets even when idle are here but not in "
+	  "navibench_throttled.", false },
+	{ "energy", "energy", NULL,
+	  "Energy the GPU used, from gpu_metrics' energy accumulator, where its unit is known; "
+	  "resets when the accumulator wraps.", false },
 };
 
 #define PREFIX "navibench_"
@@ -125,6 +136,36 @@ static const struct {
 	{ "clocks.sclk_max_mhz", PREFIX "clock_max_hertz", "sensor", "sclk", 1e6,
 	  "Highest clock of the engine (sclk) or memory (mclk)." },
 	{ "clocks.mclk_max_mhz", PREFIX "clock_max_hertz", "sensor", "mclk", 1e6, NULL },
+};
+
+/*
+ * The columns of `processes`' table (cmd/processes.c) that are series: a
+ * row is one process's use of one device, labelled with the device's
+ * identity (its record's) and the row's pid and comm. The busy
+ * percentages are left out: they hold for the command's interval only,
+ * where the engine-time counters give rate() over any window.
+ */
+static const struct {
+	const char *key;
+	const char *name;
+	const char *lname, *lvalue;
+	const char *help;
+	bool counter;
+} proc_cols[] = {
+	{ "clients", PREFIX "process_drm_clients", NULL, NULL,
+	  "DRM clients (open render or card files, each counted once) of the process.", false },
+	{ "vram_bytes", PREFIX "process_memory_bytes", "region", "vram",
+	  "Memory of the process's DRM clients resident in VRAM or GTT (label region).", false },
+	{ "gtt_bytes", PREFIX "process_memory_bytes", "region", "gtt", NULL, false },
+	{ "gfx_seconds", PREFIX "process_engine_seconds_total", "engine", "gfx",
+	  "Time the process's jobs ran on a GPU engine (label engine), from DRM fdinfo; "
+	  "rate() is the engine's busy share. An engine the process has not used has no series.",
+	  true },
+	{ "compute_seconds", PREFIX "process_engine_seconds_total", "engine", "compute", NULL,
+	  true },
+	{ "dma_seconds", PREFIX "process_engine_seconds_total", "engine", "dma", NULL, true },
+	{ "dec_seconds", PREFIX "process_engine_seconds_total", "engine", "dec", NULL, true },
+	{ "enc_seconds", PREFIX "process_engine_seconds_total", "engine", "enc", NULL, true },
 };
 
 struct prom_series {
@@ -279,6 +320,16 @@ static int prom_end(struct nb_print *p)
 	return rc;
 }
 
+/* Inside `processes`' table: its rows are processes, not devices. */
+static bool in_processes(const struct nb_print *p)
+{
+	for (int i = 1; i <= p->depth; i++)
+		if (p->frame[i].level == NB_L_TABLE && p->frame[i].key &&
+		    !strcmp(p->frame[i].key, "processes"))
+			return true;
+	return false;
+}
+
 static void prom_record_begin(struct nb_print *p, const struct nb_print_device *id)
 {
 	struct prom_state *st = p->priv;
@@ -288,6 +339,13 @@ static void prom_record_begin(struct nb_print *p, const struct nb_print_device *
 	st->amdgpu = false;
 	if (!id)
 		return;
+	if (in_processes(p)) {
+		/* the device is the row's context: its labels, not its _info */
+		snprintf(index, sizeof(index), "%d", id->index);
+		add_label(st->labels, sizeof(st->labels), "device", index);
+		add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
+		return;
+	}
 	snprintf(index, sizeof(index), "%d", id->index);
 	add_label(st->labels, sizeof(st->labels), "device", index);
 	add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
@@ -388,7 +446,55 @@ static void prom_reading(struct nb_print *p, const struct nb_value *v)
 	add(st, name, m ? family_help(m->family) : NULL, counter, labels, u ? x * u->scale : x);
 }
 
-/* A note: one comment line; a newline in it would end the comment. */
+/*
+ * A cell of `processes`' table: pid and command become the row's labels
+ * (they come first), and pci_address where the record has no device; the
+ * columns of proc_cols[] are its series.
+ */
+static void prom_cell(struct nb_print *p, int col, const struct nb_value *v)
+{
+	struct prom_state *st = p->priv;
+	char labels[640], num[24];
+	bool ok;
+	double x;
+
+	(void)col;
+	if (!v->key || !in_processes(p) || v->type == NB_V_MISSING)
+		return;
+	if (!strcmp(v->key, "pid") && v->type == NB_V_INT) {
+		snprintf(num, sizeof(num), "%lld", (long long)v->i);
+		add_label(st->labels, sizeof(st->labels), "pid", num);
+		return;
+	}
+	/* a device navibench does not list: its address, from the row */
+	if (!strcmp(v->key, "pci_address") && v->type == NB_V_STR) {
+		if (!strstr(st->labels, "pci_address="))
+			add_label(st->labels, sizeof(st->labels), "pci_address", v->s);
+		return;
+	}
+	if (!strcmp(v->key, "command") && v->type == NB_V_STR) {
+		add_label(st->labels, sizeof(st->labels), "comm", v->s);
+		return;
+	}
+	x = number(v, &ok);
+	for (size_t i = 0; ok && !isnan(x) && i < sizeof(proc_cols) / sizeof(proc_cols[0]); i++) {
+		const char *help = NULL;
+
+		if (strcmp(proc_cols[i].key, v->key))
+			continue;
+		/* the help of the family: that of its first column */
+		for (size_t j = 0; j <= i && !help; j++)
+			if (!strcmp(proc_cols[j].name, proc_cols[i].name))
+				help = proc_cols[j].help;
+		snprintf(labels, sizeof(labels), "%s", st->labels);
+		if (proc_cols[i].lname)
+			add_label(labels, sizeof(labels), proc_cols[i].lname, proc_cols[i].lvalue);
+		add(st, proc_cols[i].name, help, proc_cols[i].counter, labels, x);
+		return;
+	}
+}
+
+
 /* Inside the module's statistics ("gputelemetry_stats")? */
 static bool in_stats(const struct nb_print *p)
 {
@@ -512,6 +618,7 @@ const struct nb_print_ops nb_print_prometheus_ops = {
 	.record_end = prom_record_end,
 	.reading = prom_reading,
 	.field = prom_field,
+	.cell = prom_cell,
 	.group_end = prom_group_end,
 	.note = prom_note,
 };

@@ -53,7 +53,7 @@ static int libdrm_open(struct nb_sensor_dev *d, void **priv, char *note, unsigne
 	if (!nb_amdgpu_gpu_info(&l->a, &gi)) {
 		struct nb_asic asic = nb_asic_lookup(gi.family_id, gi.chip_external_rev);
 
-		d->asic = asic.name;
+		d->asic = asic.code;
 		d->gfx_target = asic.gfx;
 	}
 	*priv = l;
