@@ -155,6 +155,12 @@ static void read_series(struct nb_reader *rd, struct json_object *test, int i,
 			nb_reader_bad(rd, "field %s.t_s is missing (the times of the samples)", where);
 		return;
 	}
+	for (int j = 0; j < s->n; j++)
+		if (!isfinite(s->t[j])) {
+			nb_reader_bad(rd, "field %s.t_s[%d]: expected a time in seconds, found null",
+				      where, j);
+			return;
+		}
 	for (int k = 0; k < NKIND && !rd->bad; k++)
 		s->v[k] = read_array(rd, ser, where, series_kind[k].key, &s->n);
 }
@@ -284,7 +290,8 @@ static void bar(FILE *f, int y, double v, double max, const char *fill, const ch
 		const char *unit, double ref, bool is_ref)
 {
 	char a[32], b[32];
-	int w = isfinite(v) && max > 0 ? (int)lround(v / max * 420) : 0;
+	/* an INVALID result's value may be anything: no negative width */
+	int w = isfinite(v) && v > 0 && max > 0 ? (int)lround(v / max * 420) : 0;
 
 	fprintf(f, "<text x=\"236\" y=\"%d\" text-anchor=\"end\">", y + 13);
 	esc(f, who);
@@ -345,9 +352,13 @@ static void bar_chart(FILE *f, const struct rep_run *runs, int nrun)
 		y += 20;
 		for (int k = 0; k < nrun; k++) {
 			const struct nb_result_test *t = nb_result_find_test(&runs[k].r, names[j]);
+			/* each run's ratio against its own reference (score.reference_id) */
+			double own = t ? num_member(json_object_array_get_idx(runs[k].tests,
+									      t - runs[k].r.t),
+						    "reference_value") : NAN;
 
 			bar(f, y, t ? t->value : NAN, max, colour[k % 8], base_name(runs[k].r.path),
-			    unit, ref, false);
+			    unit, own, false);
 			y += 20;
 		}
 		y += 4;
