@@ -457,7 +457,7 @@ static void telemetry(FILE *f, const struct rep_run *runs, int nrun)
 	}
 	if (!any)
 		return;
-	fputs("<p class=\"note\">Dashed lines: a test's first and last sample.</p>\n", f);
+	fputs("<p class=\"note\">One colour per result, as on its device card; dashed lines: a test's first and last sample.</p>\n", f);
 	for (int kind = 0; kind < NKIND; kind++)
 		timeline(f, runs, nrun, kind);
 }
