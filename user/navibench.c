@@ -19,6 +19,7 @@ static const struct nb_command commands[] = {
 	{ "weights", "write a model's weights to a safetensors file", cmd_weights },
 	{ "exporter", "serve every device's readings to Prometheus (/metrics, textfile)", cmd_exporter },
 	{ "compare", "compare run results: per test, the ratio and whether it is beyond the noise", cmd_compare },
+	{ "report",  "an HTML report of run results: devices, charts, telemetry, validation", cmd_report },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -63,7 +63,9 @@ int nb_device_select(const char *spec, struct nb_device *out);
  * sensors.c over devices/);
  * cmd_run/predict/weights: the benchmark (cmd/run.c, predict.c,
  * weights.c over engine/);
- * cmd_exporter: the readings for Prometheus (cmd/exporter.c).
+ * cmd_exporter: the readings for Prometheus (cmd/exporter.c);
+ * cmd_compare/report: what people read of run results (cmd/compare.c,
+ * report.c, over cmd/result.c).
  */
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
@@ -74,6 +76,7 @@ int cmd_predict(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /*
  * nb_info_json_text() - what `navibench info --device DEVICE --json`

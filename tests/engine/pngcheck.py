@@ -5,6 +5,10 @@ decoded here (chunks and their CRCs, zlib, the five row filters), so a
 broken encoder cannot pass by a lenient decoder.
 
   pngcheck.py PNG size                 prints "WIDTH HEIGHT"
+  pngcheck.py PNG stats                prints "WIDTH HEIGHT NONWHITE COLOURS": the
+                                       fraction of pixels that are not white
+                                       and the number of distinct colours
+  pngcheck.py PNG has RRGGBB...        each colour (hex) is some pixel's
   pngcheck.py PNG find NPY SCALE I...  each frame I of the .npy (float32,
                                        frames are its last three dimensions)
                                        is somewhere in the picture, every
@@ -101,6 +105,18 @@ def main():
     w, h, rows = decode(sys.argv[1])
     if sys.argv[2] == 'size':
         print(w, h)
+        return
+    if sys.argv[2] in ('stats', 'has'):
+        seen = set()
+        for r in rows:
+            seen.update(r[i:i + 3] for i in range(0, len(r), 3))
+        if sys.argv[2] == 'stats':
+            white = sum(1 for r in rows for i in range(0, len(r), 3) if r[i:i + 3] == b'\xff\xff\xff')
+            print(w, h, f'{1 - white / (w * h):.4f}', len(seen))
+            return
+        missing = [c for c in sys.argv[3:] if bytes.fromhex(c) not in seen]
+        if missing:
+            sys.exit(f'{sys.argv[1]}: no pixel of colour {" ".join(missing)}')
         return
     fh, fw, ch, frames = npy_frames(sys.argv[3])
     scale = int(sys.argv[4])

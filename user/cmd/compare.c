@@ -21,9 +21,7 @@
  * be the load: compare the load averages in the system records.
  */
 #define _GNU_SOURCE		/* qsort_r */
-#include <errno.h>
 #include <stdarg.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,330 +31,12 @@
 #include "engine/engine.h"
 #include "navibench.h"
 #include "print.h"
+#include "result.h"
 
 #define ALPHA 0.05
 #define EXACT_MAX 20		/* repeats per run for the exact distribution */
 #define MAX_FILES 16
-#define MAX_TESTS 16
-#define MAX_RESULT_BYTES (64L << 20)
 
-
-struct ctest {
-	const char *name, *unit, *status;
-	double value, median;	/* NaN: null */
-	long batch, frames;	/* -1: null */
-	double *rates;		/* per repeat, in the unit; NULL: none kept */
-	int n;
-};
-
-struct crun {
-	const char *path;
-	struct json_object *root;
-	long version;
-	const char *date, *device, *kind, *backend, *detail, *weights;
-	const char *ref_id, *version_str, *commit, *kernel, *governor;
-	bool quick, valid, complete;
-	long seed, threads;
-	double score, load_start;	/* NaN: none */
-	struct ctest t[MAX_TESTS];
-	int nt;
-};
-
-/* ---- reading a result: every field checked, errors name file and field ---- */
-
-enum {
-	J_NULL = 1 << 0, J_BOOL = 1 << 1, J_NUM = 1 << 2, J_INT = 1 << 3,
-	J_STR = 1 << 4, J_OBJ = 1 << 5, J_ARR = 1 << 6,
-};
-
-struct reader {
-	const char *path;
-	long version;		/* schema_version */
-	bool bad;		/* an error was reported */
-};
-
-static const char *type_name(struct json_object *o)
-{
-	return o ? json_type_to_name(json_object_get_type(o)) : "null";
-}
-
-static int type_bit(struct json_object *o)
-{
-	switch (json_object_get_type(o)) {
-	case json_type_null: return J_NULL;
-	case json_type_boolean: return J_BOOL;
-	case json_type_double: return J_NUM;
-	case json_type_int: return J_INT | J_NUM;
-	case json_type_string: return J_STR;
-	case json_type_object: return J_OBJ;
-	case json_type_array: return J_ARR;
-	}
-	return 0;
-}
-
-static void bad(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bad(struct reader *rd, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rd->bad)
-		return;
-	rd->bad = true;
-	fprintf(stderr, "navibench compare: %s: ", rd->path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-}
-
-/* Member key of o (field "where.key") of one of the types in want. */
-static struct json_object *get(struct reader *rd, struct json_object *o, const char *where,
-			       const char *key, int want, const char *expected)
-{
-	struct json_object *v = NULL;
-	bool there = json_object_object_get_ex(o, key, &v);
-
-	if (rd->bad)
-		return NULL;
-	if (!there && !(want & J_NULL))
-		bad(rd, "field %s%s%s is missing (a navibench run result has it)", where,
-		    *where ? "." : "", key);
-	else if (there && !(type_bit(v) & want))
-		bad(rd, "field %s%s%s: expected %s, found %s", where, *where ? "." : "", key,
-		    expected, type_name(v));
-	return rd->bad ? NULL : v;
-}
-
-static const char *get_str(struct reader *rd, struct json_object *o, const char *where,
-			   const char *key, bool nullable)
-{
-	struct json_object *v = get(rd, o, where, key, J_STR | (nullable ? J_NULL : 0),
-				    nullable ? "a string or null" : "a string");
-
-	return v ? json_object_get_string(v) : NULL;
-}
-
-static double get_num(struct reader *rd, struct json_object *o, const char *where,
-		      const char *key)
-{
-	struct json_object *v = get(rd, o, where, key, J_NUM | J_NULL, "a number or null");
-
-	return v ? json_object_get_double(v) : NAN;
-}
-
-static long get_int(struct reader *rd, struct json_object *o, const char *where,
-		    const char *key, bool nullable)
-{
-	struct json_object *v = get(rd, o, where, key, J_INT | (nullable ? J_NULL : 0),
-				    nullable ? "an integer or null" : "an integer");
-
-	return v ? (long)json_object_get_int64(v) : -1;
-}
-
-static bool get_bool(struct reader *rd, struct json_object *o, const char *where,
-		     const char *key)
-{
-	struct json_object *v = get(rd, o, where, key, J_BOOL, "true or false");
-
-	return v && json_object_get_boolean(v);
-}
-
-static struct json_object *parse_file(struct reader *rd)
-{
-	FILE *f = fopen(rd->path, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	struct json_object *root = NULL;
-
-	if (!f) {
-		bad(rd, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (len + 65536 > cap) {
-			char *b = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
-
-			if (!b || cap > (size_t)MAX_RESULT_BYTES + 65536) {
-				bad(rd, "larger than %ld MiB: not a navibench run result",
-				    MAX_RESULT_BYTES >> 20);
-				goto out;
-			}
-			buf = b;
-		}
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-
-		if (!n)
-			break;
-		len += n;
-	}
-	if (ferror(f)) {
-		bad(rd, "cannot read: %s", strerror(errno));
-		goto out;
-	}
-	struct json_tokener *tok = json_tokener_new();
-	enum json_tokener_error jerr;
-
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (jerr != json_tokener_success || !root)
-		bad(rd, "not JSON: %s at byte %zu",
-		    jerr == json_tokener_continue ? "the text ends early" :
-		    json_tokener_error_desc(jerr), json_tokener_get_parse_end(tok));
-	json_tokener_free(tok);
-	if (!rd->bad && !json_object_is_type(root, json_type_object))
-		bad(rd, "not a navibench run result: the top level is JSON %s, not an object",
-		    type_name(root));
-out:
-	fclose(f);
-	free(buf);
-	if (rd->bad) {
-		json_object_put(root);
-		return NULL;
-	}
-	return root;
-}
-
-static void read_times(struct reader *rd, struct json_object *e, const char *where,
-		       struct ctest *t)
-{
-	struct json_object *a = get(rd, e, where, "times_s", J_ARR | J_NULL,
-				    "an array of numbers or null");
-	size_t n = a ? json_object_array_length(a) : 0;
-
-	if (!a || !n)
-		return;
-	if (n > NB_MAX_REPEATS) {
-		bad(rd, "field %s.times_s: %zu repeats, more than a run makes (%d)", where, n,
-		    NB_MAX_REPEATS);
-		return;
-	}
-	t->rates = malloc(sizeof(double) * n);
-	if (!t->rates) {
-		bad(rd, "out of memory");
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *v = json_object_array_get_idx(a, i);
-		double s = json_object_get_double(v);
-
-		if (!(type_bit(v) & J_NUM) || !(s > 0) || !isfinite(s)) {
-			bad(rd, "field %s.times_s[%zu]: expected a time in seconds > 0, found %s",
-			    where, i, json_object_to_json_string(v));
-			return;
-		}
-		/* the rate of this repeat: value is work / median_s */
-		t->rates[i] = t->value * t->median / s;
-	}
-	t->n = (int)n;
-}
-
-static void read_test(struct reader *rd, struct json_object *e, int i, struct ctest *t)
-{
-	char where[32];
-
-	snprintf(where, sizeof(where), "tests[%d]", i);
-	if (!json_object_is_type(e, json_type_object)) {
-		bad(rd, "field %s: expected an object, found %s", where, type_name(e));
-		return;
-	}
-	t->name = get_str(rd, e, where, "name", false);
-	t->unit = get_str(rd, e, where, "unit", false);
-	t->status = get_str(rd, e, where, "status", false);
-	t->value = get_num(rd, e, where, "value");
-	t->median = get_num(rd, e, where, "median_s");
-	t->batch = get_int(rd, e, where, "batch", true);
-	t->frames = get_int(rd, e, where, "frames", true);
-	if (rd->bad)
-		return;
-	if (strcmp(t->status, "ok") && strcmp(t->status, "INVALID") && strcmp(t->status, "error"))
-		bad(rd, "field %s.status: '%s' is not ok, INVALID or error", where, t->status);
-	else if (!strcmp(t->status, "ok") && !(t->value > 0 && t->median > 0))
-		bad(rd, "field %s: status ok without a value > 0 and median_s > 0", where);
-	else if (rd->bad || !(t->value > 0 && t->median > 0))
-		return;
-	else if (rd->version >= 2)
-		read_times(rd, e, where, t);
-}
-
-/* The result in rd->path; 0, or NB_EXIT_USAGE after naming file and field. */
-static int read_run(const char *path, struct crun *r)
-{
-	struct reader rd = { .path = path };
-	struct json_object *o, *tests, *sys;
-	const char *schema;
-
-	memset(r, 0, sizeof(*r));
-	r->path = path;
-	r->score = r->load_start = NAN;
-	r->root = parse_file(&rd);
-	if (!r->root)
-		return NB_EXIT_USAGE;
-	schema = get_str(&rd, r->root, "", "schema", false);
-	if (schema && strcmp(schema, "navibench-run"))
-		bad(&rd, "field schema: '%s', not 'navibench-run': not a navibench run result",
-		    schema);
-	rd.version = r->version = get_int(&rd, r->root, "", "schema_version", false);
-	if (!rd.bad && (r->version < 1 || r->version > 2))
-		bad(&rd, "field schema_version: %ld; this navibench reads versions 1 and 2",
-		    r->version);
-	r->date = get_str(&rd, r->root, "", "date", false);
-	r->complete = get_bool(&rd, r->root, "", "complete");
-	r->valid = get_bool(&rd, r->root, "", "valid");
-	o = get(&rd, r->root, "", "device", J_OBJ, "an object");
-	r->device = get_str(&rd, o, "device", "name", false);
-	r->kind = get_str(&rd, o, "device", "kind", false);
-	r->backend = get_str(&rd, o, "device", "backend", false);
-	r->detail = get_str(&rd, o, "device", "backend_detail", false);
-	o = get(&rd, r->root, "", "configuration", J_OBJ, "an object");
-	r->quick = get_bool(&rd, o, "configuration", "quick");
-	r->seed = get_int(&rd, o, "configuration", "seed", false);
-	r->threads = get_int(&rd, o, "configuration", "threads", false);
-	r->weights = get_str(&rd, o, "configuration", "weights", true);
-	o = get(&rd, r->root, "", "score", J_OBJ, "an object");
-	r->score = get_num(&rd, o, "score", "value");
-	r->ref_id = get_str(&rd, o, "score", "reference_id", r->version < 2);
-	sys = r->version >= 2 ? get(&rd, r->root, "", "system", J_OBJ, "an object") : NULL;
-	if (sys) {
-		struct json_object *nb = get(&rd, sys, "system", "navibench", J_OBJ, "an object");
-		struct json_object *k = get(&rd, sys, "system", "kernel", J_OBJ, "an object");
-		struct json_object *c = get(&rd, sys, "system", "cpu", J_OBJ, "an object");
-		struct json_object *l = get(&rd, sys, "system", "load_average", J_OBJ, "an object");
-		struct json_object *st = l ? get(&rd, l, "system.load_average", "start",
-						 J_ARR | J_NULL, "an array") : NULL;
-
-		r->version_str = get_str(&rd, nb, "system.navibench", "version", false);
-		r->commit = get_str(&rd, nb, "system.navibench", "commit", true);
-		r->kernel = get_str(&rd, k, "system.kernel", "release", true);
-		r->governor = get_str(&rd, c, "system.cpu", "governor", true);
-		if (st && json_object_array_length(st) > 0)
-			r->load_start = json_object_get_double(json_object_array_get_idx(st, 0));
-	}
-	tests = get(&rd, r->root, "", "tests", J_ARR, "an array");
-	for (size_t i = 0; tests && !rd.bad && i < json_object_array_length(tests); i++) {
-		if (r->nt == MAX_TESTS) {
-			bad(&rd, "field tests: more than %d tests", MAX_TESTS);
-			break;
-		}
-		read_test(&rd, json_object_array_get_idx(tests, i), (int)i, &r->t[r->nt++]);
-	}
-	return rd.bad ? NB_EXIT_USAGE : 0;
-}
-
-static void free_run(struct crun *r)
-{
-	for (int i = 0; i < r->nt; i++)
-		free(r->t[i].rates);
-	json_object_put(r->root);
-}
-
-static const struct ctest *find_test(const struct crun *r, const char *name)
-{
-	for (int i = 0; i < r->nt; i++)
-		if (!strcmp(r->t[i].name, name))
-			return &r->t[i];
-	return NULL;
-}
 
 /* ---- Mann-Whitney U ---- */
 
@@ -467,12 +147,12 @@ struct row {
 };
 
 struct cmp {
-	struct crun run[MAX_FILES];
+	struct nb_result run[MAX_FILES];
 	int nrun;
 	double fail_pct;	/* --fail-on-regression; NaN: not given */
 	char warn[64][256];
 	int nwarn;
-	struct row rows[MAX_FILES * MAX_TESTS];
+	struct row rows[MAX_FILES * NB_RESULT_MAX_TESTS];
 	int nrows;
 	int regressions;
 };
@@ -495,7 +175,7 @@ static bool same_str(const char *a, const char *b)
 }
 
 /* What must match between BASE and a NEW run for a fair comparison. */
-static void check_config(struct cmp *c, const struct crun *b, const struct crun *n)
+static void check_config(struct cmp *c, const struct nb_result *b, const struct nb_result *n)
 {
 	if (b->quick != n->quick)
 		warn(c, "%s: quick %s, %s: quick %s: the timing differs (0.5 s and 2 repeats against 3 s and 5)",
@@ -519,7 +199,7 @@ static void check_config(struct cmp *c, const struct crun *b, const struct crun 
 		     n->ref_id ? n->ref_id : "unknown (schema 1)");
 }
 
-static void flag_run(struct cmp *c, const struct crun *r)
+static void flag_run(struct cmp *c, const struct nb_result *r)
 {
 	if (!r->complete)
 		warn(c, "%s: an interrupted run (complete: false): only the tests that finished", r->path);
@@ -528,7 +208,7 @@ static void flag_run(struct cmp *c, const struct crun *r)
 }
 
 /* One test of one NEW run against BASE. */
-static void compare_test(struct cmp *c, const struct ctest *b, const struct ctest *n,
+static void compare_test(struct cmp *c, const struct nb_result_test *b, const struct nb_result_test *n,
 			 const char *file)
 {
 	struct row *w = &c->rows[c->nrows++];
@@ -585,18 +265,18 @@ static void compare_test(struct cmp *c, const struct ctest *b, const struct ctes
 
 static void compare_runs(struct cmp *c)
 {
-	const struct crun *b = &c->run[0];
+	const struct nb_result *b = &c->run[0];
 
 	flag_run(c, b);
 	for (int k = 1; k < c->nrun; k++) {
-		const struct crun *n = &c->run[k];
+		const struct nb_result *n = &c->run[k];
 
 		check_config(c, b, n);
 		flag_run(c, n);
 		for (int i = 0; i < b->nt; i++)
-			compare_test(c, &b->t[i], find_test(n, b->t[i].name), n->path);
+			compare_test(c, &b->t[i], nb_result_find_test(n, b->t[i].name), n->path);
 		for (int i = 0; i < n->nt; i++)
-			if (!find_test(b, n->t[i].name))
+			if (!nb_result_find_test(b, n->t[i].name))
 				compare_test(c, NULL, &n->t[i], n->path);
 	}
 	for (int i = 0; i < c->nrows; i++)
@@ -613,7 +293,7 @@ static const char *base_name(const char *path)
 }
 
 /* One run: what it ran on and how it was configured. */
-static void emit_run(struct nb_print *p, const struct crun *r, bool base)
+static void emit_run(struct nb_print *p, const struct nb_result *r, bool base)
 {
 	const char *status = !r->complete ? "interrupted" : r->valid ? "valid" : "INVALID";
 	char title[192], text[192];
@@ -721,11 +401,11 @@ static void emit_tests(struct nb_print *p, const struct cmp *c)
 
 static void emit_scores(struct nb_print *p, const struct cmp *c)
 {
-	const struct crun *b = &c->run[0];
+	const struct nb_result *b = &c->run[0];
 
 	nb_arr_begin(p, "scores", NULL);
 	for (int k = 1; k < c->nrun; k++) {
-		const struct crun *n = &c->run[k];
+		const struct nb_result *n = &c->run[k];
 		bool same_ref = b->ref_id && n->ref_id && !strcmp(b->ref_id, n->ref_id);
 		double ratio = same_ref ? n->score / b->score : NAN;
 
@@ -828,7 +508,7 @@ int cmd_compare(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.fail_pct = fail_pct;
 	for (int k = 0; k < common.nargs; k++) {
-		rc = read_run(common.args[k], &c.run[k]);
+		rc = nb_result_read("compare", common.args[k], &c.run[k]);
 		c.nrun = k + 1;
 		if (rc)
 			goto out;
@@ -847,6 +527,6 @@ int cmd_compare(int argc, char **argv)
 		rc = NB_EXIT_FAIL;
 out:
 	for (int k = 0; k < c.nrun; k++)
-		free_run(&c.run[k]);
+		nb_result_free(&c.run[k]);
 	return rc;
 }
