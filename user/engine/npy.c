@@ -46,24 +46,17 @@ static const char *dict_value(const char *h, const char *key)
 	return p;
 }
 
-int nb_npy_read(const char *path, struct nb_array *a)
+/* the preamble and the header dict, NUL-terminated, or NULL (said) */
+static char *read_header(FILE *f, const char *path)
 {
-	FILE *f = fopen(path, "rb");
 	unsigned char pre[12];
-	char *hdr = NULL;
-	int rc = -1;
+	char *hdr;
 
-	memset(a, 0, sizeof(*a));
-	if (!f) {
-		fprintf(stderr, "navibench: cannot open %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
 	if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6)) {
 		fprintf(stderr,
 			"navibench: %s: bad header: not a NumPy .npy file (expected the magic \\x93NUMPY)\n",
 			path);
-		goto out;
+		return NULL;
 	}
 	int major = pre[6];
 	size_t hl;
@@ -73,7 +66,7 @@ int nb_npy_read(const char *path, struct nb_array *a)
 	} else if (major == 2 || major == 3) {
 		if (fread(pre + 10, 1, 2, f) != 2) {
 			fprintf(stderr, "navibench: %s: bad header: truncated\n", path);
-			goto out;
+			return NULL;
 		}
 		hl = pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 |
 			(size_t)pre[11] << 24;
@@ -81,25 +74,32 @@ int nb_npy_read(const char *path, struct nb_array *a)
 		fprintf(stderr,
 			"navibench: %s: bad header: format version %d, expected 1, 2 or 3\n",
 			path, major);
-		goto out;
+		return NULL;
 	}
 	if (hl > (1u << 20)) {
 		fprintf(stderr, "navibench: %s: bad header: length %zu, expected under 1 MiB\n",
 			path, hl);
-		goto out;
+		return NULL;
 	}
 	hdr = malloc(hl + 1);
 	if (!hdr || fread(hdr, 1, hl, f) != hl) {
 		fprintf(stderr, "navibench: %s: bad header: truncated\n", path);
-		goto out;
+		free(hdr);
+		return NULL;
 	}
 	hdr[hl] = 0;
+	return hdr;
+}
 
+/* descr and fortran_order: 0 for little-endian float32 in C order */
+static int check_layout(const char *hdr, const char *path)
+{
 	const char *v = dict_value(hdr, "descr");
+
 	if (!v || (*v != '\'' && *v != '"')) {
 		fprintf(stderr, "navibench: %s: bad header: field descr missing, expected '<f4'\n",
 			path);
-		goto out;
+		return -1;
 	}
 	char descr[16] = "";
 	int dl = 0;
@@ -110,20 +110,27 @@ int nb_npy_read(const char *path, struct nb_array *a)
 		fprintf(stderr,
 			"navibench: %s: field descr: dtype '%s', expected '<f4' (little-endian float32; convert with a.astype(numpy.float32))\n",
 			path, descr);
-		goto out;
+		return -1;
 	}
 	v = dict_value(hdr, "fortran_order");
 	if (!v || strncmp(v, "False", 5)) {
 		fprintf(stderr,
 			"navibench: %s: field fortran_order: %s, expected False (C order; use numpy.ascontiguousarray)\n",
 			path, v && !strncmp(v, "True", 4) ? "True" : "missing");
-		goto out;
+		return -1;
 	}
-	v = dict_value(hdr, "shape");
+	return 0;
+}
+
+/* the shape tuple into a->shape, a->rank and a->count */
+static int parse_shape(const char *hdr, const char *path, struct nb_array *a)
+{
+	const char *v = dict_value(hdr, "shape");
+
 	if (!v || *v != '(') {
 		fprintf(stderr, "navibench: %s: field shape: missing or not a tuple\n",
 			path);
-		goto out;
+		return -1;
 	}
 	const char *p = v + 1;
 	a->count = 1;
@@ -139,12 +146,12 @@ int nb_npy_read(const char *path, struct nb_array *a)
 			fprintf(stderr,
 				"navibench: %s: field shape: malformed (expected a tuple of up to 8 sizes)\n",
 				path);
-			goto out;
+			return -1;
 		}
 		a->shape[a->rank++] = d;
 		if (d && a->count > ((size_t)1 << 40) / (size_t)d) {
 			fprintf(stderr, "navibench: %s: field shape: too large\n", path);
-			goto out;
+			return -1;
 		}
 		a->count *= (size_t)d;
 		p = end;
@@ -153,6 +160,12 @@ int nb_npy_read(const char *path, struct nb_array *a)
 		if (*p == ',')
 			p++;
 	}
+	return 0;
+}
+
+/* a->count values into a->data, the file ending right after them */
+static int read_data(FILE *f, const char *path, struct nb_array *a)
+{
 	/* a shape the file cannot hold: said before allocating for it */
 	struct stat st;
 	long pos = ftell(f);
@@ -164,28 +177,45 @@ int nb_npy_read(const char *path, struct nb_array *a)
 			"navibench: %s: truncated: %llu of %zu float32 values\n",
 			path, (unsigned long long)(st.st_size - pos) / sizeof(float),
 			a->count);
-		goto out;
+		return -1;
 	}
 	a->data = malloc(a->count ? a->count * sizeof(float) : 1);
 	if (!a->data) {
 		fprintf(stderr, "navibench: %s: out of memory\n", path);
-		goto out;
+		return -1;
 	}
 	size_t got = fread(a->data, sizeof(float), a->count, f);
 	if (got != a->count) {
 		fprintf(stderr,
 			"navibench: %s: truncated: %zu of %zu float32 values\n",
 			path, got, a->count);
-		goto out;
+		return -1;
 	}
 	if (fgetc(f) != EOF) {
 		fprintf(stderr,
 			"navibench: %s: data past the %zu values the shape says\n",
 			path, a->count);
-		goto out;
+		return -1;
 	}
-	rc = 0;
-out:
+	return 0;
+}
+
+int nb_npy_read(const char *path, struct nb_array *a)
+{
+	FILE *f = fopen(path, "rb");
+	char *hdr;
+	int rc = -1;
+
+	memset(a, 0, sizeof(*a));
+	if (!f) {
+		fprintf(stderr, "navibench: cannot open %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	hdr = read_header(f, path);
+	if (hdr && !check_layout(hdr, path) && !parse_shape(hdr, path, a) &&
+	    !read_data(f, path, a))
+		rc = 0;
 	if (rc)
 		nb_array_free(a);
 	free(hdr);

@@ -131,23 +131,17 @@ fail:
 	return NULL;
 }
 
-int nb_safetensors_read(const char *path, struct nb_weights *w)
+/* the JSON header after the 8-byte length, or NULL (said); *hl_out its length */
+static struct json_object *parse_header(const unsigned char *buf, size_t len,
+					const char *path, uint64_t *hl_out)
 {
-	struct nb_tensor t[7 * NB_MAX_LAYERS + 2];
-	int n = nb_weights_tensors(w, t);
-	size_t len;
-	unsigned char *buf = read_all(path, &len);
-	struct json_object *hdr = NULL;
-	int rc = -1;
-	char want[96], got[96];
+	struct json_object *hdr;
 
-	if (!buf)
-		return -1;
 	if (len < 8) {
 		fprintf(stderr,
 			"navibench: %s: truncated: %zu bytes, expected at least the 8-byte header length of a safetensors file\n",
 			path, len);
-		goto out;
+		return NULL;
 	}
 	uint64_t hl = 0;
 	for (int i = 0; i < 8; i++)
@@ -158,7 +152,7 @@ int nb_safetensors_read(const char *path, struct nb_weights *w)
 			path, (unsigned long long)hl,
 			hl > MAX_HEADER ? "over 64 MiB" : "past the end of the file",
 			len);
-		goto out;
+		return NULL;
 	}
 	struct json_tokener *tok = json_tokener_new();
 	hdr = json_tokener_parse_ex(tok, (const char *)buf + 8, (int)hl);
@@ -168,86 +162,125 @@ int nb_safetensors_read(const char *path, struct nb_weights *w)
 	    !json_object_is_type(hdr, json_type_object)) {
 		fprintf(stderr, "navibench: %s: header: not a JSON object (%s)\n",
 			path, json_tokener_error_desc(jerr));
-		goto out;
+		json_object_put(hdr);
+		return NULL;
 	}
-	size_t base = 8 + hl, data_len = len - base;
+	*hl_out = hl;
+	return hdr;
+}
 
-	for (int i = 0; i < n; i++) {
-		struct json_object *o, *dt, *sh, *of;
+/* the entry o of tensor t: dtype F32 and the model's shape */
+static int check_type(struct json_object *o, const struct nb_tensor *t,
+		      const char *path, const char *model, const char *want)
+{
+	struct json_object *dt, *sh;
+	char got[96];
 
-		shape_str(want, sizeof(want), t[i].shape, t[i].rank);
-		if (!json_object_object_get_ex(hdr, t[i].name, &o)) {
-			fprintf(stderr,
-				"navibench: %s: tensor %s: missing (model %s needs it, F32 %s)\n",
-				path, t[i].name, w->model.name, want);
-			goto out;
-		}
-		if (!json_object_object_get_ex(o, "dtype", &dt) ||
-		    !json_object_is_type(dt, json_type_string) ||
-		    strcmp(json_object_get_string(dt), "F32")) {
-			fprintf(stderr,
-				"navibench: %s: tensor %s: dtype %s, expected F32\n",
-				path, t[i].name,
-				dt ? json_object_get_string(dt) : "missing");
-			goto out;
-		}
-		int64_t s[8];
-		int rank = 0;
-		bool ok = json_object_object_get_ex(o, "shape", &sh) &&
-			json_object_is_type(sh, json_type_array) &&
-			json_object_array_length(sh) <= 8;
-		if (ok) {
-			rank = (int)json_object_array_length(sh);
-			for (int d = 0; d < rank; d++) {
-				struct json_object *e = json_object_array_get_idx(sh, d);
-
-				ok &= json_object_is_type(e, json_type_int);
-				s[d] = json_object_get_int64(e);
-			}
-		}
-		if (!ok) {
-			fprintf(stderr,
-				"navibench: %s: tensor %s: shape missing or malformed, expected %s\n",
-				path, t[i].name, want);
-			goto out;
-		}
-		bool same = rank == t[i].rank;
-		for (int d = 0; same && d < rank; d++)
-			same = s[d] == t[i].shape[d];
-		if (!same) {
-			shape_str(got, sizeof(got), s, rank);
-			fprintf(stderr,
-				"navibench: %s: tensor %s: shape %s, expected %s (model %s)\n",
-				path, t[i].name, got, want, w->model.name);
-			goto out;
-		}
-		if (!json_object_object_get_ex(o, "data_offsets", &of) ||
-		    !json_object_is_type(of, json_type_array) ||
-		    json_object_array_length(of) != 2 ||
-		    !json_object_is_type(json_object_array_get_idx(of, 0), json_type_int) ||
-		    !json_object_is_type(json_object_array_get_idx(of, 1), json_type_int)) {
-			fprintf(stderr,
-				"navibench: %s: tensor %s: data_offsets missing or malformed, expected [begin, end]\n",
-				path, t[i].name);
-			goto out;
-		}
-		int64_t b = json_object_get_int64(json_object_array_get_idx(of, 0));
-		int64_t e = json_object_get_int64(json_object_array_get_idx(of, 1));
-		if (b < 0 || e < b || (uint64_t)(e - b) != t[i].count * sizeof(float)) {
-			fprintf(stderr,
-				"navibench: %s: tensor %s: data_offsets [%lld, %lld]: expected %zu bytes (F32 %s)\n",
-				path, t[i].name, (long long)b, (long long)e,
-				t[i].count * sizeof(float), want);
-			goto out;
-		}
-		if ((uint64_t)e > data_len) {
-			fprintf(stderr,
-				"navibench: %s: truncated: tensor %s ends at byte %lld of the data, the file has %zu bytes of data\n",
-				path, t[i].name, (long long)e, data_len);
-			goto out;
-		}
-		memcpy(*t[i].data, buf + base + b, t[i].count * sizeof(float));
+	if (!json_object_object_get_ex(o, "dtype", &dt) ||
+	    !json_object_is_type(dt, json_type_string) ||
+	    strcmp(json_object_get_string(dt), "F32")) {
+		fprintf(stderr,
+			"navibench: %s: tensor %s: dtype %s, expected F32\n",
+			path, t->name,
+			dt ? json_object_get_string(dt) : "missing");
+		return -1;
 	}
+	int64_t s[8];
+	int rank = 0;
+	bool ok = json_object_object_get_ex(o, "shape", &sh) &&
+		json_object_is_type(sh, json_type_array) &&
+		json_object_array_length(sh) <= 8;
+	if (ok) {
+		rank = (int)json_object_array_length(sh);
+		for (int d = 0; d < rank; d++) {
+			struct json_object *e = json_object_array_get_idx(sh, d);
+
+			ok &= json_object_is_type(e, json_type_int);
+			s[d] = json_object_get_int64(e);
+		}
+	}
+	if (!ok) {
+		fprintf(stderr,
+			"navibench: %s: tensor %s: shape missing or malformed, expected %s\n",
+			path, t->name, want);
+		return -1;
+	}
+	bool same = rank == t->rank;
+	for (int d = 0; same && d < rank; d++)
+		same = s[d] == t->shape[d];
+	if (!same) {
+		shape_str(got, sizeof(got), s, rank);
+		fprintf(stderr,
+			"navibench: %s: tensor %s: shape %s, expected %s (model %s)\n",
+			path, t->name, got, want, model);
+		return -1;
+	}
+	return 0;
+}
+
+/* the entry o's data_offsets: *begin of t's bytes, inside data_len */
+static int data_range(struct json_object *o, const struct nb_tensor *t,
+		      const char *path, const char *want, size_t data_len,
+		      int64_t *begin)
+{
+	struct json_object *of;
+
+	if (!json_object_object_get_ex(o, "data_offsets", &of) ||
+	    !json_object_is_type(of, json_type_array) ||
+	    json_object_array_length(of) != 2 ||
+	    !json_object_is_type(json_object_array_get_idx(of, 0), json_type_int) ||
+	    !json_object_is_type(json_object_array_get_idx(of, 1), json_type_int)) {
+		fprintf(stderr,
+			"navibench: %s: tensor %s: data_offsets missing or malformed, expected [begin, end]\n",
+			path, t->name);
+		return -1;
+	}
+	int64_t b = json_object_get_int64(json_object_array_get_idx(of, 0));
+	int64_t e = json_object_get_int64(json_object_array_get_idx(of, 1));
+	if (b < 0 || e < b || (uint64_t)(e - b) != t->count * sizeof(float)) {
+		fprintf(stderr,
+			"navibench: %s: tensor %s: data_offsets [%lld, %lld]: expected %zu bytes (F32 %s)\n",
+			path, t->name, (long long)b, (long long)e,
+			t->count * sizeof(float), want);
+		return -1;
+	}
+	if ((uint64_t)e > data_len) {
+		fprintf(stderr,
+			"navibench: %s: truncated: tensor %s ends at byte %lld of the data, the file has %zu bytes of data\n",
+			path, t->name, (long long)e, data_len);
+		return -1;
+	}
+	*begin = b;
+	return 0;
+}
+
+/* tensor t, checked against the header, copied from data into *t->data */
+static int load_tensor(struct json_object *hdr, const struct nb_tensor *t,
+		       const char *path, const char *model,
+		       const unsigned char *data, size_t data_len)
+{
+	struct json_object *o;
+	char want[96];
+	int64_t b;
+
+	shape_str(want, sizeof(want), t->shape, t->rank);
+	if (!json_object_object_get_ex(hdr, t->name, &o)) {
+		fprintf(stderr,
+			"navibench: %s: tensor %s: missing (model %s needs it, F32 %s)\n",
+			path, t->name, model, want);
+		return -1;
+	}
+	if (check_type(o, t, path, model, want) ||
+	    data_range(o, t, path, want, data_len, &b))
+		return -1;
+	memcpy(*t->data, data + b, t->count * sizeof(float));
+	return 0;
+}
+
+/* 0 when the header names no tensor beyond the model's n in t */
+static int check_no_extra(struct json_object *hdr, const struct nb_tensor *t,
+			  int n, const char *path, const char *model)
+{
 	json_object_object_foreach(hdr, key, val) {
 		bool known = !strcmp(key, "__metadata__");
 
@@ -257,11 +290,35 @@ int nb_safetensors_read(const char *path, struct nb_weights *w)
 		if (!known) {
 			fprintf(stderr,
 				"navibench: %s: tensor %s: not part of model %s (wrong model?)\n",
-				path, key, w->model.name);
-			goto out;
+				path, key, model);
+			return -1;
 		}
 	}
-	rc = 0;
+	return 0;
+}
+
+int nb_safetensors_read(const char *path, struct nb_weights *w)
+{
+	struct nb_tensor t[7 * NB_MAX_LAYERS + 2];
+	int n = nb_weights_tensors(w, t);
+	size_t len;
+	unsigned char *buf = read_all(path, &len);
+	struct json_object *hdr;
+	uint64_t hl;
+	int rc = -1;
+
+	if (!buf)
+		return -1;
+	hdr = parse_header(buf, len, path, &hl);
+	if (!hdr)
+		goto out;
+	size_t base = 8 + hl, data_len = len - base;
+
+	for (int i = 0; i < n; i++)
+		if (load_tensor(hdr, &t[i], path, w->model.name, buf + base,
+				data_len))
+			goto out;
+	rc = check_no_extra(hdr, t, n, path, w->model.name);
 out:
 	json_object_put(hdr);
 	free(buf);
