@@ -201,6 +201,8 @@ static int timed(struct job *j, const struct nb_run_config *cfg,
 		reps = min_reps;
 	if (reps > MAX_REPEATS)
 		reps = MAX_REPEATS;
+	double begin = now();
+
 	for (int i = 0; i < reps; i++) {
 		progress(cfg, test, "repeat %d/%d", i + 1, reps);
 		t0 = now();
@@ -209,6 +211,8 @@ static int timed(struct job *j, const struct nb_run_config *cfg,
 		t[i] = repeat_time(j, now() - t0);
 	}
 	stats(t, reps, st);
+	st->begin = begin;
+	st->end = now();
 	return 0;
 }
 

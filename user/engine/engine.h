@@ -254,6 +254,11 @@ struct nb_stats {
 	int repeats;
 	double median, min, max, mean, cv;	/* seconds per repeat */
 	double times[NB_MAX_REPEATS];	/* every repeat, in the order run */
+	/*
+	 * CLOCK_MONOTONIC seconds at the start of the first timed repeat and
+	 * the end of the last: the window the device's telemetry is read over
+	 */
+	double begin, end;
 };
 
 struct nb_validation {
