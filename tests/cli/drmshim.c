@@ -22,10 +22,19 @@
  * between scans. A process directory holding a file "eacces" denies its fd
  * and fdinfo entries (EACCES), as /proc does for another user's process.
  *
+ * The host CPU's files, for the CPU device's telemetry: /sys/class/hwmon,
+ * /sys/class/powercap and /sys/devices/system/cpu are redirected only where
+ * the root has them (mkroot cpu). An intel-rapl:N directory of the root
+ * holding a file "watts" (W) stands for a package drawing that power:
+ * its energy_uj reads as W x CLOCK_MONOTONIC (in uJ), modulo its
+ * max_energy_range_uj, so that a reader's energy and power are known.
+ *
  * $NBSHIM_QUIRKS, comma-separated:
  *   eacces        opening a render node fails with EACCES
  *   gt-eacces     opening the module's debugfs files fails with EACCES, as
  *                 for a user who is not root
+ *   rapl-eacces   RAPL's energy_uj files fail with EACCES, as for a user who
+ *                 is not root (Linux 5.10 and later)
  *   new-power     the kernel answers input power (0xC) and rejects average
  *                 power (newer kernels); default: the reverse (Linux 6.1)
  *   no-power      both power queries rejected
@@ -51,6 +60,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <drm.h>
@@ -66,12 +76,19 @@ static const char *const prefixes[] = {
 	"/sys/class/drm", "/sys/bus/pci/devices", "/sys/module/gputelemetry",
 };
 
+/* Redirected only where the root has them (the host CPU's files). */
+static const char *const host_prefixes[] = {
+	"/sys/class/hwmon", "/sys/class/powercap", "/sys/devices/system/cpu",
+};
+
 static struct {
 	bool init;
 	char root[PATH_MAX];		/* as given */
 	char root_real[PATH_MAX];	/* realpath of it */
+	bool rapl_eacces;		/* energy_uj is root-only and we are not root */
 	bool eacces, gt_eacces, new_power, no_power, old_kernel, no_amdgpu_lib, trace;
 	bool has_proc;			/* the root has a proc/ */
+	bool has_host[3];		/* the root has host_prefixes[i] */
 	int proc_scans;			/* opendir("/proc") calls */
 	int nnodes;
 	struct {
@@ -147,6 +164,7 @@ static void shim_init(void)
 		snprintf(S.root_real, sizeof(S.root_real), "%s", root);
 	S.eacces = has_quirk(q, "eacces");
 	S.gt_eacces = has_quirk(q, "gt-eacces");
+	S.rapl_eacces = has_quirk(q, "rapl-eacces");
 	S.new_power = has_quirk(q, "new-power");
 	S.no_power = has_quirk(q, "no-power");
 	S.old_kernel = has_quirk(q, "old-kernel");
@@ -154,6 +172,10 @@ static void shim_init(void)
 	S.no_amdgpu_lib = has_quirk(q, "no-libdrm-amdgpu");
 	snprintf(path, sizeof(path), "%s/proc", S.root);
 	S.has_proc = real_access(path, F_OK) == 0;
+	for (size_t i = 0; i < sizeof(host_prefixes) / sizeof(host_prefixes[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", S.root, host_prefixes[i]);
+		S.has_host[i] = real_access(path, F_OK) == 0;
+	}
 	/* The node files: their identity tells fds of fake nodes apart. */
 	snprintf(path, sizeof(path), "%s/dev/dri", S.root);
 	d = real_opendir(path);
@@ -223,6 +245,12 @@ static const char *redirect(const char *p, char *buf, size_t n)
 			fprintf(stderr, "drmshim: %s -> %s\n", p, buf);
 		return buf;
 	}
+	for (size_t i = 0; i < sizeof(host_prefixes) / sizeof(host_prefixes[0]); i++) {
+		if (S.has_host[i] && !strncmp(p, host_prefixes[i], strlen(host_prefixes[i]))) {
+			snprintf(buf, n, "%s%s", S.root, p);
+			return buf;
+		}
+	}
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		size_t l = strlen(prefixes[i]);
 
@@ -276,8 +304,13 @@ static bool denied(const char *p)
 	static const char gt[] = "/sys/kernel/debug/gputelemetry";
 
 	shim_init();
+	static const char rapl[] = "/sys/class/powercap/";
+	const char *end = p ? strrchr(p, '/') : NULL;
+
 	return S.root[0] && ((S.eacces && is_render_node(p)) ||
-			     (S.gt_eacces && !strncmp(p, gt, sizeof(gt) - 1)) || proc_denied(p));
+			     (S.gt_eacces && !strncmp(p, gt, sizeof(gt) - 1)) || proc_denied(p) ||
+			     (S.rapl_eacces && !strncmp(p, rapl, sizeof(rapl) - 1) && end &&
+			      !strcmp(end, "/energy_uj")));
 }
 
 int open(const char *p, int flags, ...)
@@ -323,9 +356,53 @@ int openat(int dirfd, const char *p, int flags, ...)
 	return real_openat(dirfd, redirect(p, buf, sizeof(buf)), flags, mode);
 }
 
+/*
+ * A redirected RAPL energy_uj whose directory has a "watts" file: the
+ * energy of that power since CLOCK_MONOTONIC's origin, in a memory stream.
+ * NULL when rp is not one.
+ */
+static FILE *rapl_energy(const char *rp)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 32], text[64];
+	const char *slash = strrchr(rp, '/');
+	double watts = 0;
+	unsigned long long range = 0;
+	struct timespec ts;
+	FILE *f;
+
+	if (!S.has_host[1] || !slash || strcmp(slash, "/energy_uj") ||
+	    strncmp(rp, S.root, strlen(S.root)))
+		return NULL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - rp), rp);
+	snprintf(file, sizeof(file), "%s/watts", dir);
+	f = real_fopen(file, "r");
+	if (!f)
+		return NULL;
+	if (fscanf(f, "%lf", &watts) != 1)
+		watts = 0;
+	fclose(f);
+	snprintf(file, sizeof(file), "%s/max_energy_range_uj", dir);
+	f = real_fopen(file, "r");
+	if (f && fscanf(f, "%llu", &range) != 1)
+		range = 0;
+	if (f)
+		fclose(f);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	unsigned long long uj = (unsigned long long)((ts.tv_sec + ts.tv_nsec * 1e-9) * watts * 1e6);
+
+	snprintf(text, sizeof(text), "%llu\n", range ? uj % range : uj);
+	f = fmemopen(NULL, sizeof(text), "w+");
+	if (f) {
+		fputs(text, f);
+		rewind(f);
+	}
+	return f;
+}
+
 FILE *fopen(const char *p, const char *m)
 {
 	char buf[PATH_MAX];
+	FILE *f;
 
 	if (denied(p)) {
 		errno = EACCES;
@@ -333,7 +410,8 @@ FILE *fopen(const char *p, const char *m)
 	}
 	const char *rp = redirect(p, buf, sizeof(buf));
 
-	return real_fopen(rp, m);
+	f = rp == buf ? rapl_energy(rp) : NULL;
+	return f ? f : real_fopen(rp, m);
 }
 
 FILE *fopen64(const char *p, const char *m)

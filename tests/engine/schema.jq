@@ -1,4 +1,4 @@
-# The navibench run result, schema version 2 (user/engine/result-schema.md),
+# The navibench run result, schema version 3 (user/engine/result-schema.md),
 # for a full --quick run on the CPU: jq -e -f schema.jq result.json
 def num: type == "number";
 def str: type == "string";
@@ -7,7 +7,7 @@ def numornull: type == "number" or type == "null";
 def strabsent: type == "string" and length > 0;
 def load3: type == "array" and length == 3 and all(.[]; type == "number" and . >= 0);
 
-.schema == "navibench-run" and .schema_version == 2 and (.date | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))
+.schema == "navibench-run" and .schema_version == 3 and (.date | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))
 and .complete == true
 and (.device.index | num) and (.device.kind | IN("cpu", "hip", "amdgpu", "sim"))
 and (.device.name | str) and .device.backend == "cpu" and (.device.backend_detail | str)
@@ -31,7 +31,13 @@ and all(.tests[]; . as $t |
 	and (.score | num) and (.reference_value | num) and (.description | str)
 	and (.times_s | type == "array" and length == $t.repeats)
 	and all(.times_s[]; num and . > 0)
-	and ((.times_s | min) == .min_s))
+	and ((.times_s | min) == .min_s)
+	and (.telemetry | .method == "sampler" and (.source | str) and .samples >= 1
+		and .window_s > 0 and .interval_s == 0.1 and (.sampler_cpu_s | num)
+		and (.missing | str) and ((.energy_j | numornull))
+		and (.clock_mhz == null or (.clock_mhz.min <= .clock_mhz.avg and .clock_mhz.avg <= .clock_mhz.max))
+		and (.series.t_s | length) >= .samples
+		and all(.series | (.clock_mhz, .temperature_c, .power_w); length == ($t.telemetry.series.t_s | length))))
 and all(.tests[] | select(.name | startswith("convlstm")); (.percent_of_peak | num) and (.gflops | num) and .batch >= 1)
 and all(.tests[] | select(.name | startswith("convlstm-m") or startswith("convlstm-co")); .frames >= 1)
 and (.score.value | num) and (.score.method | str)

@@ -182,6 +182,71 @@ static void check_system(const struct run *r, struct json_object *sys)
 	FUZZ_CHECK(!get(sys, "device_info"), "device_info without a device");
 }
 
+static void same_tstat(struct json_object *o, const char *key, const struct nb_tstat *st)
+{
+	struct json_object *v = member(o, key);
+
+	FUZZ_CHECK(!st->n == !v, "telemetry.%s: null iff no sample had it", key);
+	if (v) {
+		same_num(v, "min", st->min);
+		same_num(v, "avg", st->avg);
+		same_num(v, "max", st->max);
+	}
+}
+
+/* tests[].telemetry: null when off or the test did not run, else as given */
+static void check_telemetry(struct json_object *e, const struct nb_test_result *t,
+			    const struct nb_telemetry *tm)
+{
+	static const char *const keys[] = { "t_s", "clock_mhz", "temperature_c", "power_w" };
+	struct json_object *o = member(e, "telemetry"), *ser, *pj, *rs;
+
+	if (t->error[0] || !tm->ran) {
+		FUZZ_CHECK(!o, "telemetry for a test without it");
+		return;
+	}
+	FUZZ_CHECK(t_obj(o), "telemetry: not an object");
+	same_str(o, "method", tm->method);
+	same_str(o, "source", tm->source);
+	same_num(o, "interval_s", tm->interval_s);
+	same_num(o, "window_s", tm->window_s);
+	FUZZ_CHECK(integer(member(o, "samples"), -1) == tm->samples, "telemetry.samples");
+	same_tstat(o, "clock_mhz", &tm->clock_mhz);
+	same_tstat(o, "temperature_c", &tm->temp_c);
+	same_tstat(o, "power_w", &tm->power_w);
+	same_num(o, "energy_j", tm->energy_j);
+	pj = member(o, "per_joule");
+	FUZZ_CHECK(!pj == !isfinite(tm->per_joule), "per_joule: null iff unknown");
+	if (pj) {
+		same_num(pj, "value", tm->per_joule);
+		same_str(pj, "unit", tm->per_joule_unit);
+	}
+	rs = member(o, "throttle_reasons");
+	FUZZ_CHECK(!rs == !tm->throttle_known, "throttle_reasons: null iff unknown");
+	for (int i = 0; rs && i < tm->nreasons; i++) {
+		const char *x = str(json_object_array_get_idx(rs, i), NULL);
+
+		FUZZ_CHECK(x && !strcmp(x, tm->reasons[i]), "throttle_reasons[%d]", i);
+	}
+	same_num(o, "sampler_cpu_s", tm->sampler_cpu_s);
+	same_str(o, "missing", tm->missing);
+	ser = member(o, "series");
+	for (int k = 0; k < 4; k++) {
+		struct json_object *a = member(ser, keys[k]);
+
+		FUZZ_CHECK(json_object_is_type(a, json_type_array) &&
+			   (int)json_object_array_length(a) == tm->nseries,
+			   "series.%s: not %d values", keys[k], tm->nseries);
+		for (int i = 0; i < tm->nseries; i++) {
+			const double *v = &tm->series[i].t + k;
+			struct json_object *x = json_object_array_get_idx(a, i);
+
+			FUZZ_CHECK(isfinite(*v) ? is_num(x) && json_object_get_double(x) == *v : !x,
+				   "series.%s[%d]", keys[k], i);
+		}
+	}
+}
+
 static void check_written(const struct run *r, const char *text, size_t len)
 {
 	struct json_tokener *tok = json_tokener_new();
@@ -302,6 +367,7 @@ static void check_written(const struct run *r, const char *text, size_t len)
 					FUZZ_CHECK(!x, "times_s[%d]: %g not null", k, t->time.times[k]);
 			}
 		}
+		check_telemetry(e, t, &r->telem[i]);
 	}
 
 	o = member(root, "score");
@@ -328,12 +394,66 @@ static void copy(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src);
 }
 
+static void tstat_from_json(struct nb_tstat *st, struct json_object *o)
+{
+	st->n = json_object_is_type(o, json_type_object);
+	st->min = num(get(o, "min"), NAN);
+	st->avg = num(get(o, "avg"), NAN);
+	st->max = num(get(o, "max"), NAN);
+}
+
+/* tests[].telemetry, leniently; the series as long as t_s */
+static void telemetry_from_json(struct nb_telemetry *tm, struct json_object *o)
+{
+	struct json_object *ser = get(o, "series"), *t = get(ser, "t_s"), *pj = get(o, "per_joule");
+	struct json_object *rs = get(o, "throttle_reasons");
+	static const char *const keys[] = { "t_s", "clock_mhz", "temperature_c", "power_w" };
+	size_t n = json_object_is_type(t, json_type_array) ? json_object_array_length(t) : 0;
+
+	tm->ran = json_object_is_type(o, json_type_object);
+	tm->method = str(get(o, "method"), "sampler");
+	copy(tm->source, sizeof(tm->source), str(get(o, "source"), ""));
+	tm->interval_s = num(get(o, "interval_s"), NAN);
+	tm->window_s = num(get(o, "window_s"), NAN);
+	tm->samples = (int)integer(get(o, "samples"), 0);
+	tstat_from_json(&tm->clock_mhz, get(o, "clock_mhz"));
+	tstat_from_json(&tm->temp_c, get(o, "temperature_c"));
+	tstat_from_json(&tm->power_w, get(o, "power_w"));
+	tm->energy_j = num(get(o, "energy_j"), NAN);
+	tm->per_joule = num(get(pj, "value"), NAN);
+	copy(tm->per_joule_unit, sizeof(tm->per_joule_unit), str(get(pj, "unit"), ""));
+	tm->throttle_known = json_object_is_type(rs, json_type_array);
+	for (size_t i = 0; tm->throttle_known && i < json_object_array_length(rs) &&
+	     tm->nreasons < NB_TELEM_REASONS; i++)
+		copy(tm->reasons[tm->nreasons++], sizeof(tm->reasons[0]),
+		     str(json_object_array_get_idx(rs, i), ""));
+	tm->sampler_cpu_s = num(get(o, "sampler_cpu_s"), NAN);
+	copy(tm->missing, sizeof(tm->missing), str(get(o, "missing"), ""));
+	if (n > NB_TELEM_SERIES_MAX)
+		n = NB_TELEM_SERIES_MAX;
+	tm->series = n ? calloc(n, sizeof(*tm->series)) : NULL;
+	for (size_t i = 0; tm->series && i < n; i++) {
+		double *v[] = { &tm->series[i].t, &tm->series[i].clock_mhz,
+				&tm->series[i].temp_c, &tm->series[i].power_w };
+
+		for (int k = 0; k < 4; k++) {
+			struct json_object *a = get(ser, keys[k]);
+
+			*v[k] = num(json_object_is_type(a, json_type_array) ?
+				    json_object_array_get_idx(a, i) : NULL, NAN);
+		}
+		tm->nseries++;
+	}
+}
+
 static void from_json(struct run *r, struct json_object *in)
 {
 	struct json_object *dev = get(in, "device"), *cfg = get(in, "configuration");
 	struct json_object *tests = get(in, "tests");
 	const char *kind = str(get(dev, "kind"), "cpu");
 
+	for (int i = 0; i < NB_TEST_COUNT; i++)
+		nb_telemetry_free(&r->telem[i]);
 	memset(r, 0, sizeof(*r));
 	copy(r->date, sizeof(r->date), str(get(in, "date"), ""));
 	r->complete = boolean(get(in, "complete"), true);
@@ -400,6 +520,7 @@ static void from_json(struct run *r, struct json_object *in)
 					       json_object_array_get_idx(ts, k) : NULL, NAN);
 		if (t->time.repeats > NB_MAX_REPEATS)
 			t->time.repeats = NB_MAX_REPEATS;
+		telemetry_from_json(&r->telem[r->nres - 1], get(e, "telemetry"));
 	}
 	r->count = r->nres + !r->complete;
 }

@@ -239,8 +239,8 @@ int nb_result_read(const char *cmd, const char *path, struct nb_result *r)
 		nb_reader_bad(&rd, "field schema: '%s', not 'navibench-run': not a navibench run result",
 		    schema);
 	rd.version = r->version = nb_json_int(&rd, r->root, "", "schema_version", false);
-	if (!rd.bad && (r->version < 1 || r->version > 2))
-		nb_reader_bad(&rd, "field schema_version: %ld; this navibench reads versions 1 and 2",
+	if (!rd.bad && (r->version < 1 || r->version > 3))
+		nb_reader_bad(&rd, "field schema_version: %ld; this navibench reads versions 1 to 3",
 		    r->version);
 	r->date = nb_json_str(&rd, r->root, "", "date", false);
 	r->complete = nb_json_bool(&rd, r->root, "", "complete");

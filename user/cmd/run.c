@@ -8,6 +8,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +21,10 @@
 #include "engine/system.h"
 #include "navibench.h"
 #include "plugin.h"
+#include "monitor.h"
 #include "print.h"
 
-#define RUN_SCHEMA_VERSION 2
+#define RUN_SCHEMA_VERSION 3
 #define RUN_ALL_SCHEMA_VERSION 1
 /* --device all: at most this many devices at once */
 #define NB_MAX_RUN_DEVICES 16
@@ -44,7 +46,10 @@ struct run {
 	bool selected[NB_TEST_COUNT];
 	struct nb_weights *weights;
 	struct nb_test_result res[NB_TEST_COUNT];
+	struct nb_telemetry telem[NB_TEST_COUNT];	/* of res[i] */
 	int nres;
+	long telemetry_ms;	/* --telemetry-interval; 0: off */
+	double t0;		/* CLOCK_MONOTONIC at the run's start: the series' 0 */
 	bool complete;		/* every selected test ran: not interrupted */
 	double peak;		/* GFLOP/s for the percentages */
 	const char *peak_from;
@@ -209,8 +214,148 @@ static void cell_validation(struct nb_print *p, const struct nb_test_result *t)
 	nb_obj_end(p);
 }
 
+static void tstat(struct nb_print *p, const char *key, const struct nb_tstat *st)
+{
+	if (!st->n) {
+		nb_missing(p, key, NULL, NULL);
+		return;
+	}
+	nb_obj_begin(p, key, NULL);
+	nb_dbl(p, "min", NULL, st->min, 0, NULL);
+	nb_dbl(p, "avg", NULL, st->avg, 0, NULL);
+	nb_dbl(p, "max", NULL, st->max, 0, NULL);
+	nb_obj_end(p);
+}
+
+/* A series member: one value or null per sample. */
+static void series_member(struct nb_print *p, const struct nb_telemetry *tm, const char *key,
+			  size_t off)
+{
+	nb_arr_begin(p, key, NULL);
+	for (int i = 0; i < tm->nseries; i++)
+		nb_dbl(p, key, NULL, *(const double *)((const char *)&tm->series[i] + off), 0,
+		       NULL);
+	nb_arr_end(p);
+}
+
+/* tests[].telemetry (JSON only; text has its own table): null when off */
+static void emit_telemetry(struct nb_print *p, const struct nb_telemetry *tm)
+{
+	if (!tm || !tm->ran) {
+		nb_missing(p, "telemetry", NULL, NULL);
+		return;
+	}
+	nb_obj_begin(p, "telemetry", NULL);
+	nb_str(p, "method", NULL, tm->method);
+	nb_str(p, "source", NULL, tm->source);
+	nb_dbl(p, "interval_s", NULL, tm->interval_s, 0, NULL);
+	nb_dbl(p, "window_s", NULL, tm->window_s, 0, NULL);
+	nb_i64(p, "samples", NULL, tm->samples, NULL);
+	tstat(p, "clock_mhz", &tm->clock_mhz);
+	tstat(p, "temperature_c", &tm->temp_c);
+	tstat(p, "power_w", &tm->power_w);
+	nb_dbl(p, "energy_j", NULL, tm->energy_j, 0, NULL);
+	if (isfinite(tm->per_joule)) {
+		nb_obj_begin(p, "per_joule", NULL);
+		nb_dbl(p, "value", NULL, tm->per_joule, 0, NULL);
+		nb_str(p, "unit", NULL, tm->per_joule_unit);
+		nb_obj_end(p);
+	} else {
+		nb_missing(p, "per_joule", NULL, NULL);
+	}
+	if (tm->throttle_known) {
+		nb_arr_begin(p, "throttle_reasons", NULL);
+		for (int i = 0; i < tm->nreasons; i++)
+			nb_str(p, "reason", NULL, tm->reasons[i]);
+		nb_arr_end(p);
+	} else {
+		nb_missing(p, "throttle_reasons", NULL, NULL);
+	}
+	nb_dbl(p, "sampler_cpu_s", NULL, tm->sampler_cpu_s, 0, NULL);
+	nb_str(p, "missing", NULL, tm->missing);
+	nb_obj_begin(p, "series", NULL);
+	series_member(p, tm, "t_s", offsetof(struct nb_tsample, t));
+	series_member(p, tm, "clock_mhz", offsetof(struct nb_tsample, clock_mhz));
+	series_member(p, tm, "temperature_c", offsetof(struct nb_tsample, temp_c));
+	series_member(p, tm, "power_w", offsetof(struct nb_tsample, power_w));
+	nb_obj_end(p);
+	nb_obj_end(p);
+}
+
+/* The sampler's CPU time as a share of the window; "none" for the module's. */
+static const char *fmt_cost(char *buf, size_t n, double cpu, double window)
+{
+	if (!isfinite(cpu))
+		snprintf(buf, n, "none in navibench (the module samples in the kernel)");
+	else
+		snprintf(buf, n, "%.2f ms (%.3f%% of one CPU)", 1000 * cpu,
+			 window > 0 ? 100 * cpu / window : 0);
+	return buf;
+}
+
+/* "min/avg/max" of st with prec digits, or "-". */
+static const char *fmt_tstat(char *buf, size_t n, const struct nb_tstat *st, int prec)
+{
+	if (!st->n)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.*f/%.*f/%.*f", prec, st->min, prec, st->avg, prec, st->max);
+	return buf;
+}
+
+/* Text: what the device did during each test's timed repeats. */
+static void emit_telemetry_text(struct nb_print *p, const struct run *r)
+{
+	char c[48], t[48], w[96], e[32], j[48];
+	bool any = false;
+
+	for (int i = 0; i < r->nres; i++)
+		any |= r->telem[i].ran && !r->res[i].error[0];
+	if (!any) {
+		if (r->nres && r->telem[0].missing[0])
+			nb_text(p, "Telemetry: %s", r->telem[0].missing);
+		return;
+	}
+	nb_text(p, "Telemetry during the timed repeats (min/avg/max):");
+	nb_text(p, "  %-15s %-17s %-14s %-17s %9s %-18s %s", "Test", "clock MHz", "temp C",
+		"power W", "energy J", "per joule", "throttled by");
+	for (int i = 0; i < r->nres; i++) {
+		const struct nb_telemetry *tm = &r->telem[i];
+		char reasons[128] = "";
+
+		if (!tm->ran || r->res[i].error[0])
+			continue;
+		for (int k = 0, o = 0; k < tm->nreasons && o < (int)sizeof(reasons); k++)
+			o += snprintf(reasons + o, sizeof(reasons) - (size_t)o, "%s%s",
+				      k ? "," : "", tm->reasons[k]);
+		snprintf(e, sizeof(e), isfinite(tm->energy_j) ? "%.2f" : "-", tm->energy_j);
+		if (isfinite(tm->per_joule))
+			snprintf(j, sizeof(j), "%.4g %s", tm->per_joule, tm->per_joule_unit);
+		else
+			snprintf(j, sizeof(j), "-");
+		nb_text(p, "  %-15s %-17s %-14s %-17s %9s %-18s %s", r->res[i].test->name,
+			fmt_tstat(c, sizeof(c), &tm->clock_mhz, 0),
+			fmt_tstat(t, sizeof(t), &tm->temp_c, 1),
+			fmt_tstat(w, sizeof(w), &tm->power_w, 1), e, j,
+			!tm->throttle_known ? "-" : tm->nreasons ? reasons : "none");
+	}
+	for (int i = 0; i < r->nres; i++) {
+		if (!r->telem[i].ran || r->res[i].error[0])
+			continue;
+		nb_text(p, "  %s, every %.0f ms (%d samples in %s's %.2f s); sampler CPU time %s.",
+			r->telem[i].source, 1000 * r->telem[i].interval_s, r->telem[i].samples,
+			r->res[i].test->name, r->telem[i].window_s,
+			fmt_cost(w, sizeof(w), r->telem[i].sampler_cpu_s, r->telem[i].window_s));
+		if (r->telem[i].missing[0])
+			nb_text(p, "  Missing: %s.", r->telem[i].missing);
+		break;
+	}
+	nb_text(p, "%s", "");
+}
+
 /* One row of the results table: what text shows, then what only JSON has. */
-static void emit_row(struct nb_print *p, const struct nb_test_result *t)
+static void emit_row(struct nb_print *p, const struct nb_test_result *t,
+		     const struct nb_telemetry *tm)
 {
 	double ts = nb_test_score(t);
 	bool scored = t->standard && t->valid.pass;
@@ -266,6 +411,7 @@ static void emit_row(struct nb_print *p, const struct nb_test_result *t)
 			nb_dbl(p, "time_s", NULL, t->time.times[i], 0, NULL);
 		nb_arr_end(p);
 	}
+	emit_telemetry(p, t->error[0] ? NULL : tm);
 	nb_record_end(p);
 }
 
@@ -337,10 +483,11 @@ static void emit(struct run *r, struct nb_print *p)
 	for (int i = 0; i < r->nres; i++) {
 		if (r->res[i].error[0] || !r->res[i].valid.pass)
 			all_valid = false;
-		emit_row(p, &r->res[i]);
+		emit_row(p, &r->res[i], &r->telem[i]);
 	}
 	nb_table_end(p);
 	emit_failures(p, r);
+	emit_telemetry_text(p, r);
 	emit_score(p, r, all_valid);
 }
 
@@ -460,6 +607,23 @@ static int open_backend(struct run *r, const sigset_t *stop_set)
 	return 0;
 }
 
+/*
+ * What the device did during t's timed repeats. A GPU whose tests ran on
+ * the CPU (no GPU backend) is recorded all the same, but its energy is not
+ * that of the work: no result per joule then.
+ */
+static void device_telemetry(const struct run *r, struct nb_monitor *mon,
+			     const struct nb_test_result *t, struct nb_telemetry *tm)
+{
+	nb_monitor_window(mon, t->time.begin, t->time.end, t->value, t->test->unit, tm);
+	if (r->ops == &nb_cpu_backend && r->dev.kind != NB_DEV_CPU && isfinite(tm->per_joule)) {
+		tm->per_joule = NAN;
+		snprintf(tm->missing + strlen(tm->missing), sizeof(tm->missing) - strlen(tm->missing),
+			 "%sper joule: the test ran on the CPU, not on this device",
+			 tm->missing[0] ? "; " : "");
+	}
+}
+
 /* The selected tests, fp32-peak first: the others are shown as a share of it. */
 static void run_tests(struct run *r)
 {
@@ -472,13 +636,20 @@ static void run_tests(struct run *r)
 		.progress = progress, .progress_arg = r,
 	};
 	struct nb_test_result tmp[NB_TEST_COUNT];
+	struct nb_telemetry tel[NB_TEST_COUNT] = { 0 };
 	bool done[NB_TEST_COUNT] = { false };
 	time_t now = time(NULL);
+	struct nb_monitor *mon;
+	struct timespec ts;
 	struct tm tm;
 
 	/* gmtime_r: with --device all, one thread per device is here */
 	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	r->tty = isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	r->t0 = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	/* NULL (out of memory) is telemetry off: the tests still run */
+	mon = nb_monitor_start(&r->dev, r->telemetry_ms, r->t0);
 	r->peak = NAN;
 	r->peak_from = "not measured";
 	for (int i = 0; i < NB_TEST_COUNT; i++)
@@ -494,6 +665,8 @@ static void run_tests(struct run *r)
 			continue;
 		r->index++;
 		nb_bench_run(r->ops, r->ctx, id, &cfg, r->peak, &tmp[id]);
+		if (!tmp[id].error[0])
+			device_telemetry(r, mon, &tmp[id], &tel[id]);
 		done[id] = true;
 		if (id == NB_TEST_PEAK && !tmp[id].error[0] && tmp[id].valid.pass) {
 			r->peak = tmp[id].best;
@@ -501,9 +674,14 @@ static void run_tests(struct run *r)
 		}
 	}
 	progress_done(r);
+	nb_monitor_stop(mon);
 	for (int i = 0; i < NB_TEST_COUNT; i++)
-		if (r->selected[i] && done[i])
+		if (r->selected[i] && done[i]) {
+			r->telem[r->nres] = tel[i];
 			r->res[r->nres++] = tmp[i];
+		} else {
+			nb_telemetry_free(&tel[i]);
+		}
 	r->complete = r->nres == r->count;
 }
 
@@ -808,6 +986,8 @@ static int run_all(struct run *base, const struct cli_common *common, bool text)
 			runs[k].ops->close(runs[k].ctx);
 		runs[k].ctx = NULL;
 		nb_system_free(&runs[k].sys);
+		for (int i = 0; i < runs[k].nres; i++)
+			nb_telemetry_free(&runs[k].telem[i]);
 	}
 	if (!complete && stop_signal)
 		return 128 + stop_signal;
@@ -826,6 +1006,9 @@ static int run_main(struct run *r, const struct cli_common *common)
 	rc = parse_tests(r);
 	if (rc)
 		return rc;
+	if (r->telemetry_ms > 0 && r->telemetry_ms < 10)
+		return cli_usage_error("run", "--telemetry-interval %ld: expected 0 (off) or "
+				       "10..60000 ms", r->telemetry_ms);
 	const struct cli_file in[] = { { "--weights", r->weights_path } };
 	const struct cli_file out[] = { { "--json", common->json_path } };
 
@@ -889,6 +1072,9 @@ int cmd_run(int argc, char **argv)
 			       "model weights (safetensors); needs one model test in --tests"),
 		CLI_INT_OPT("seed", 0, &r.seed, "N", 0, 2147483647,
 			    "seed for the weights and the movies (default 1)"),
+		CLI_INT_OPT("telemetry-interval", 0, &r.telemetry_ms, "MS", 0, 60000,
+			    "sample the device every MS ms during the tests (default 100; 0: off; "
+			    "the gputelemetry module's own interval where its history is read)"),
 		CLI_CHOICE_OPT("isa", 0, &r.isa, "ISA", isa_choices,
 			       "CPU kernels (default auto: the best this CPU runs)"),
 		CLI_OPT_END
@@ -914,6 +1100,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.seed = 1;
+	r.telemetry_ms = 100;
 	rc = cli_parse(&spec, argc, argv, &common);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -922,5 +1109,7 @@ int cmd_run(int argc, char **argv)
 		r.ops->close(r.ctx);
 	nb_weights_free(r.weights);
 	nb_system_free(&r.sys);
+	for (int i = 0; i < r.nres; i++)
+		nb_telemetry_free(&r.telem[i]);
 	return rc;
 }

@@ -13,6 +13,7 @@ const struct nb_source *const nb_sources[NB_SRC_COUNT] = {
 	[NB_SRC_HWMON] = &nb_source_hwmon,
 	[NB_SRC_SYSFS] = &nb_source_sysfs,
 	[NB_SRC_GT] = &nb_source_gputelemetry,
+	[NB_SRC_CPU] = &nb_source_cpu,
 };
 
 const char *const nb_source_choices[] = { "auto", "libdrm", "hwmon", "gputelemetry", NULL };
@@ -43,7 +44,7 @@ void nb_sensor_note(struct nb_sensor_dev *d, const char *fmt, ...)
 void nb_sensor_open(struct nb_sensor_dev *d, const struct nb_devent *e, unsigned int mask,
 		    unsigned int flags)
 {
-	bool amdgpu = e->dev.kind == NB_DEV_AMDGPU;
+	bool amdgpu = e->dev.kind == NB_DEV_AMDGPU, cpu = e->dev.kind == NB_DEV_CPU;
 
 	memset(d, 0, sizeof(*d));
 	d->e = e;
@@ -58,14 +59,15 @@ void nb_sensor_open(struct nb_sensor_dev *d, const struct nb_devent *e, unsigned
 		char note[400] = "";
 
 		if (!(mask & (1u << i)) || (s->amdgpu_only && !amdgpu) ||
-		    (s->wakes && d->asleep))
+		    s->cpu_only != cpu || (s->wakes && d->asleep))
 			continue;
-		if (s->open(d, &d->priv[i], note, sizeof(note))) {
-			if (note[0])
-				nb_sensor_note(d, "%s", note);
-			continue;
-		}
-		d->use |= 1u << i;
+		int err = s->open(d, &d->priv[i], note, sizeof(note));
+
+		/* a source that opens may still say what it cannot read */
+		if (note[0])
+			nb_sensor_note(d, "%s", note);
+		if (!err)
+			d->use |= 1u << i;
 	}
 }
 

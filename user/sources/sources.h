@@ -12,6 +12,8 @@
  *	sysfs          the PCI device's own attributes: gpu_busy_percent,
  *	               mem_info_* (hwmon.c)
  *	gputelemetry   the module's debugfs "sensors" file, root only (gputelemetry.c)
+ *	cpu            the host CPU (the CPU device only): cpufreq or
+ *	               /proc/cpuinfo, hwmon, RAPL (cpu.c)
  *
  * A source that fails a reading is not asked for it again (radeontop's
  * habit), so a sample costs only what answers. A reading no source gives
@@ -33,6 +35,7 @@ enum nb_src {
 	NB_SRC_HWMON,
 	NB_SRC_SYSFS,
 	NB_SRC_GT,
+	NB_SRC_CPU,
 	NB_SRC_COUNT,
 };
 
@@ -42,10 +45,12 @@ struct nb_source {
 	const char *name;	/* shown as a reading's source */
 	bool wakes;		/* reading it resumes a runtime-suspended GPU */
 	bool amdgpu_only;	/* only for NB_DEV_AMDGPU devices */
+	bool cpu_only;		/* only for the CPU device (and no other source for it) */
 	bool retry;		/* a failed reading is asked again at the next sample */
 	/*
 	 * open() - whether the source can read this device: 0, or -errno with
-	 * a note (why, and the fix) in note when the user should know.
+	 * a note (why, and the fix) in note when the user should know. A
+	 * source that opens may note what it cannot read all the same.
 	 */
 	int (*open)(struct nb_sensor_dev *d, void **priv, char *note, unsigned long n);
 	void (*close)(void *priv);
@@ -53,10 +58,12 @@ struct nb_source {
 	void (*sample)(struct nb_sensor_dev *d, void *priv);
 	/* read() - reading s (enum gt_sensor) in gt_sensor_defs[s].unit: true, *v set */
 	bool (*read)(struct nb_sensor_dev *d, void *priv, int s, int64_t *v);
+	/* detail() - optional: which files it reads, for people ("clock: cpufreq...") */
+	const char *(*detail)(void *priv);
 };
 
 extern const struct nb_source nb_source_libdrm, nb_source_hwmon, nb_source_sysfs,
-	nb_source_gputelemetry;
+	nb_source_gputelemetry, nb_source_cpu;
 
 /* The sources, in the order they are tried (index: enum nb_src). */
 extern const struct nb_source *const nb_sources[NB_SRC_COUNT];
