@@ -296,11 +296,13 @@ static int history_read(struct nb_monitor *m)
 
 /*
  * Wait for a sample at or after end (the one whose interval holds the
- * window's end), at most two intervals; the samples are then those of m->s.
+ * window's end), at most two intervals (2.5 s at most); the samples are
+ * then those of m->s.
  */
 static int collect(struct nb_monitor *m, double end)
 {
-	double limit = mono_now() + 2 * m->interval_s + 0.1;
+	/* a long module interval (up to 60 s) must not hold the run up */
+	double limit = mono_now() + fmin(2 * m->interval_s + 0.1, 2.5);
 
 	if (m->history) {
 		for (;;) {
