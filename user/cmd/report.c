@@ -52,6 +52,11 @@ struct series {
 	const char *test;
 	double *t, *v[NKIND];	/* v: NaN where null */
 	int n;
+	/* the summary over the test's window: min, avg, max per kind; NaN: null */
+	double stat[NKIND][3];
+	double energy_j, per_joule;
+	const char *per_joule_unit, *source, *missing;
+	char reasons[160];	/* "ppt0, thm_core"; "" none; "-" not known */
 };
 
 struct rep_run {
@@ -130,6 +135,49 @@ static double *read_array(struct nb_reader *rd, struct json_object *o, const cha
 	return v;
 }
 
+/* The telemetry's summary (result-schema.md): each field checked. */
+static void read_summary(struct nb_reader *rd, struct json_object *tel, const char *where,
+			 struct series *s)
+{
+	static const char *const stat[] = { "min", "avg", "max" };
+	struct json_object *pj, *rs;
+	char w[96];
+
+	for (int k = 0; k < NKIND; k++) {
+		struct json_object *o = nb_json_get(rd, tel, where, series_kind[k].key,
+						    J_OBJ | J_NULL, "an object or null");
+
+		snprintf(w, sizeof(w), "%s.%s", where, series_kind[k].key);
+		for (int j = 0; j < 3; j++)
+			s->stat[k][j] = o && json_object_is_type(o, json_type_object) ?
+					nb_json_num(rd, o, w, stat[j]) : NAN;
+	}
+	s->energy_j = nb_json_num(rd, tel, where, "energy_j");
+	s->source = nb_json_str(rd, tel, where, "source", true);
+	s->missing = nb_json_str(rd, tel, where, "missing", true);
+	pj = nb_json_get(rd, tel, where, "per_joule", J_OBJ | J_NULL, "an object or null");
+	s->per_joule = NAN;
+	if (pj && json_object_is_type(pj, json_type_object)) {
+		snprintf(w, sizeof(w), "%s.per_joule", where);
+		s->per_joule = nb_json_num(rd, pj, w, "value");
+		s->per_joule_unit = nb_json_str(rd, pj, w, "unit", false);
+	}
+	rs = nb_json_get(rd, tel, where, "throttle_reasons", J_ARR | J_NULL, "an array or null");
+	snprintf(s->reasons, sizeof(s->reasons), "%s", rs ? "" : "-");
+	for (size_t j = 0; rs && j < json_object_array_length(rs) && !rd->bad; j++) {
+		struct json_object *e = json_object_array_get_idx(rs, j);
+		size_t o = strlen(s->reasons);
+
+		if (!json_object_is_type(e, json_type_string)) {
+			nb_reader_bad(rd, "field %s.throttle_reasons[%zu]: expected a string, found %s",
+				      where, j, json_type_to_name(json_object_get_type(e)));
+			return;
+		}
+		snprintf(s->reasons + o, sizeof(s->reasons) - o, "%s%s", o ? ", " : "",
+			 json_object_get_string(e));
+	}
+}
+
 static void read_series(struct nb_reader *rd, struct json_object *test, int i,
 			struct rep_run *run)
 {
@@ -163,6 +211,8 @@ static void read_series(struct nb_reader *rd, struct json_object *test, int i,
 		}
 	for (int k = 0; k < NKIND && !rd->bad; k++)
 		s->v[k] = read_array(rd, ser, where, series_kind[k].key, &s->n);
+	snprintf(where, sizeof(where), "tests[%d].telemetry", i);
+	read_summary(rd, tel, where, s);
 }
 
 /* What the page shows beyond the shared loader: each field checked. */
@@ -440,6 +490,62 @@ static void timeline(FILE *f, const struct rep_run *runs, int nrun, int kind)
 	fputs("</svg>\n", f);
 }
 
+/* min/avg/max of kind k, or "-" */
+static void stat_cell(FILE *f, const struct series *s, int k)
+{
+	char a[32], b[32], c[32];
+
+	fputs("<td>", f);
+	if (isfinite(s->stat[k][1]))
+		fprintf(f, "%s / %s / %s", fmt_num(a, sizeof(a), s->stat[k][0]),
+			fmt_num(b, sizeof(b), s->stat[k][1]), fmt_num(c, sizeof(c), s->stat[k][2]));
+	else
+		fputs("-", f);
+	fputs("</td>", f);
+}
+
+/* Per result and test: the window's min/avg/max, energy, per joule, throttling. */
+static void summary(FILE *f, const struct rep_run *runs, int nrun)
+{
+	char a[32];
+
+	fputs("<table class=\"grid\"><tr><th>result</th><th>test</th><th>clock (MHz)</th>"
+	      "<th>temperature (\u00b0C)</th><th>power (W)</th><th>energy (J)</th>"
+	      "<th>per joule</th><th>throttled by</th><th>source</th></tr>\n", f);
+	for (int r = 0; r < nrun; r++) {
+		for (int i = 0; i < runs[r].ns; i++) {
+			const struct series *s = &runs[r].s[i];
+
+			fputs("<tr><td>", f);
+			esc(f, base_name(runs[r].r.path));
+			fputs("</td><td>", f);
+			esc(f, s->test);
+			fputs("</td>", f);
+			for (int k = 0; k < NKIND; k++)
+				stat_cell(f, s, k);
+			fprintf(f, "<td>%s</td><td>", fmt_num(a, sizeof(a), s->energy_j));
+			if (isfinite(s->per_joule)) {
+				fprintf(f, "%.4g ", s->per_joule);
+				esc(f, s->per_joule_unit);
+			} else {
+				fputs("-", f);
+			}
+			fputs("</td><td>", f);
+			esc(f, s->reasons[0] ? s->reasons : "none");
+			fputs("</td><td>", f);
+			esc(f, s->source);
+			if (s->missing && s->missing[0]) {
+				fputs("; missing: ", f);
+				esc(f, s->missing);
+			}
+			fputs("</td></tr>\n", f);
+		}
+	}
+	fputs("</table>\n<p class=\"note\">Over each test's timed repeats: min / average / max; "
+	      "energy over the window; the result per joule where the energy is known; the "
+	      "throttle reasons reported (- where not known).</p>\n", f);
+}
+
 static void telemetry(FILE *f, const struct rep_run *runs, int nrun)
 {
 	bool any = false;
@@ -457,6 +563,7 @@ static void telemetry(FILE *f, const struct rep_run *runs, int nrun)
 	}
 	if (!any)
 		return;
+	summary(f, runs, nrun);
 	fputs("<p class=\"note\">One colour per result, as on its device card; dashed lines: a test's first and last sample.</p>\n", f);
 	for (int kind = 0; kind < NKIND; kind++)
 		timeline(f, runs, nrun, kind);
