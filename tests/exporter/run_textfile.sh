@@ -234,4 +234,29 @@ runtf_prometheus() {
 	prom_wait 'navibench_run_valid{job="node",device="1"} * on(device) group_left(name) navibench_run_info{job="node"}' \
 		'length == 1 and .[0].metric.name == "sim0 (simulated navi14)" and .[0].value[1] == "1"'
 	check "query API: navibench_run_valid joined with navibench_run_info by device" "$out"
+	prom_wait 'sort_desc(navibench_run_result_bytes_per_second{job="node",test="mem-bandwidth"} * on(instance, device) group_left(name, backend) navibench_run_info{quick="true"})' \
+		'length == 2 and ([.[].metric.name] | sort) == ["AMD EPYC", "sim0 (simulated navi14)"] and all(.[]; .metric.backend == "cpu")'
+	check "query API: the README's comparison, every device's result named through navibench_run_info" "$out"
+}
+
+# runtf_unit: navibench-run.service's command line, its directory a
+# temporary one and the suite cut short (--quick --tests mem-bandwidth).
+runtf_unit() {
+	local cmdline argv f
+	cmdline=$(sed -n 's/^ExecStart=//p' "$top/scripts/systemd/navibench-run.service")
+	[ "$cmdline" = "/usr/local/bin/navibench run --device all --textfile /var/lib/prometheus/node-exporter" ] &&
+		grep -q '^ReadWritePaths=/var/lib/prometheus/node-exporter$' "$top/scripts/systemd/navibench-run.service" &&
+		grep -q '^OnCalendar=' "$top/scripts/systemd/navibench-run.timer" &&
+		grep -q '^Persistent=true$' "$top/scripts/systemd/navibench-run.timer"
+	check "navibench-run.service: run --device all --textfile into Debian's node_exporter directory, nightly" "$cmdline"
+	read -ra argv <<<"${cmdline//\/var\/lib\/prometheus\/node-exporter/$tmp/rununit}"
+	mkdir -p "$tmp/rununit"
+	argv[0]=$NB
+	out=$(nbenv "${argv[@]}" --quick --tests mem-bandwidth 2>&1)
+	rc=$?
+	for f in "$tmp"/rununit/navibench-run-*.prom; do
+		[ -s "$f" ] && promtool_ok "$f" || rc=1
+	done
+	[ "$rc" -eq 0 ]
+	check "the run unit's command line, run (--quick --tests mem-bandwidth): files promtool accepts" "$out"
 }
