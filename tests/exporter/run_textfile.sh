@@ -209,6 +209,16 @@ runtf_documents() {
 		grep -q '^navibench_run_result_bytes_per_second{device="5",test="mem-bandwidth"}' "$t/navibench-run-5.prom"
 	check "navibench-run-all: a file per device; one whose backend did not open: info (name escaped), valid 0, the runs' date" "$out"
 
+	# labels past the line buffer (986 bytes of name: the next label starts
+	# 9 bytes before its end): cut, but each one closed
+	mkdir -p "$t/long"
+	out=$(jq '.device.backend = ("b" * 1000) | .score.reference_id = ("\\\"" * 600)
+		| .device.name = ("n" * 986)' "$j" | "$build/result_textfile" "$t/long" 2>&1) &&
+		promtool_ok "$t/long/navibench-run-$(jq -r .device.index "$j").prom" &&
+		grep -q '^navibench_run_info{device="[0-9]*",kind="cpu",name="nnn*"' \
+			"$t/long/navibench-run-$(jq -r .device.index "$j").prom"
+	check "labels too long for the line: cut, each closed; promtool check metrics passes" "$out"
+
 	mkdir -p "$t/bad"
 	out=$(jq '.tests[0].unit = 5' "$j" | "$build/result_textfile" "$t/bad" 2>&1)
 	rc=$?

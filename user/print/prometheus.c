@@ -191,15 +191,21 @@ struct prom_state {
 	bool failed;
 };
 
-/* Appends name="value" (escaped as the format wants) to buf (print.h). */
+/*
+ * Appends name="value" (escaped as the format wants) to buf (print.h). A
+ * label that does not fit is left out, or its value cut, but it is always
+ * closed: a label with no closing quote would make the whole scrape fail.
+ */
 void nb_prom_add_label(char *buf, size_t n, const char *name, const char *value)
 {
 	size_t used = strlen(buf);
 
-	if (!value || !*value || used + 8 >= n)
+	/* room for ,name="" and the NUL */
+	if (!value || !*value || used + strlen(name) + 5 >= n)
 		return;
 	used += (size_t)snprintf(buf + used, n - used, "%s%s=\"", used ? "," : "", name);
-	for (const char *c = value; *c && used + 4 < n; c++) {
+	/* two bytes at most per character, then the quote and the NUL */
+	for (const char *c = value; *c && used + 3 < n; c++) {
 		if (*c == '\\' || *c == '"')
 			buf[used++] = '\\', buf[used++] = *c;
 		else if (*c == '\n')
@@ -207,8 +213,7 @@ void nb_prom_add_label(char *buf, size_t n, const char *name, const char *value)
 		else
 			buf[used++] = *c;
 	}
-	if (used + 2 < n)
-		buf[used++] = '"';
+	buf[used++] = '"';
 	buf[used] = '\0';
 }
 
