@@ -23,6 +23,7 @@
 #include "plugin.h"
 #include "monitor.h"
 #include "print.h"
+#include "run_metrics.h"
 
 #define RUN_SCHEMA_VERSION 3
 #define RUN_ALL_SCHEMA_VERSION 1
@@ -43,6 +44,7 @@ struct run {
 	long threads, batch, frames, seed;
 	bool quick;
 	const char *tests_arg, *weights_path;
+	const char *textfile;	/* --textfile DIR */
 	bool selected[NB_TEST_COUNT];
 	struct nb_weights *weights;
 	struct nb_test_result res[NB_TEST_COUNT];
@@ -685,6 +687,39 @@ static void run_tests(struct run *r)
 	r->complete = r->nres == r->count;
 }
 
+static int emit_all(struct run *runs, int n, const char *note, const char *date,
+		    const struct nb_print_ops *fmt, const char *path, FILE *out);
+
+/*
+ * --textfile DIR: the JSON result, made in memory by the emit() that
+ * --json writes (one run: r; --device all: the n runs), as metrics
+ * (cmd/run_metrics.c). 0, or an exit status after saying why.
+ */
+static int textfile_write(struct run *r, struct run *runs, int n, const char *note,
+			  const char *date)
+{
+	const struct nb_print_ops *json = nb_format_ops(NB_FORMAT_JSON);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = NB_EXIT_FAIL;
+
+	if (f && r) {
+		struct nb_print *p = nb_print_open_file(json, f, "run");
+
+		emit(r, p);
+		rc = nb_print_close(p) ? NB_EXIT_FAIL : NB_EXIT_OK;
+	} else if (f) {
+		rc = emit_all(runs, n, note, date, json, NULL, f) < 0 ? NB_EXIT_FAIL : NB_EXIT_OK;
+	}
+	if (!f || fclose(f) || rc)
+		fprintf(stderr, "navibench run: --textfile: out of memory\n");
+	else
+		rc = nb_result_textfile_json("run", buf, len, r ? r->textfile : runs[0].textfile);
+	free(buf);
+	return rc;
+}
+
 /*
  * The result: text on stdout unless --json alone (JSON on stdout); JSON
  * to FILE with --json FILE, written whole (temporary file and rename).
@@ -710,6 +745,8 @@ static bool write_result(struct run *r, const struct cli_common *common, bool te
 		if (nb_print_close(p))
 			valid = false;
 	}
+	if (r->textfile && textfile_write(r, NULL, 0, NULL, NULL))
+		valid = false;
 	return valid;
 }
 
@@ -858,11 +895,13 @@ static void emit_device(struct nb_print *p, struct run *r)
 	nb_text(p, "%s", "");
 }
 
+/* The result of --device all in format fmt, to path, or to out when not NULL. */
 static int emit_all(struct run *runs, int n, const char *note, const char *date,
-		    const struct nb_print_ops *fmt, const char *path)
+		    const struct nb_print_ops *fmt, const char *path, FILE *out)
 {
 	bool valid = true, complete = true;
-	struct nb_print *p = nb_print_open(fmt, path, "run");
+	struct nb_print *p = out ? nb_print_open_file(fmt, out, "run") :
+		nb_print_open(fmt, path, "run");
 
 	for (int k = 0; k < n; k++) {
 		valid &= !runs[k].open_err[0] && run_valid(&runs[k]);
@@ -973,13 +1012,15 @@ static int run_all(struct run *base, const struct cli_common *common, bool text)
 	for (int k = 0; k < n; k++)
 		nb_system_end(&runs[k].sys);
 	if (text)
-		rc = emit_all(runs, n, note, date, nb_format_ops(NB_FORMAT_TEXT), NULL);
+		rc = emit_all(runs, n, note, date, nb_format_ops(NB_FORMAT_TEXT), NULL, NULL);
 	if (common->json) {
 		int jrc = emit_all(runs, n, note, date, nb_format_ops(NB_FORMAT_JSON),
-				   common->json_path);
+				   common->json_path, NULL);
 
 		rc = jrc ? jrc : rc;
 	}
+	if (base->textfile && textfile_write(NULL, runs, n, note, date))
+		rc = -1;
 	for (int k = 0; k < n; k++) {
 		complete &= runs[k].open_err[0] || runs[k].complete;
 		if (runs[k].ctx)
@@ -1013,6 +1054,10 @@ static int run_main(struct run *r, const struct cli_common *common)
 	const struct cli_file out[] = { { "--json", common->json_path } };
 
 	rc = cli_check_outputs("run", in, 1, out, 1);
+	if (rc)
+		return rc;
+	/* before the run: a result never lost to a directory that was not there */
+	rc = r->textfile ? nb_result_textfile_check("run", r->textfile) : 0;
 	if (rc)
 		return rc;
 	if (!strcmp(common->device, "all")) {
@@ -1077,6 +1122,8 @@ int cmd_run(int argc, char **argv)
 			    "the gputelemetry module's own interval where its history is read)"),
 		CLI_CHOICE_OPT("isa", 0, &r.isa, "ISA", isa_choices,
 			       "CPU kernels (default auto: the best this CPU runs)"),
+		CLI_STRING_OPT("textfile", 0, &r.textfile, "DIR",
+			       "also write the result as Prometheus metrics, DIR/navibench-run-<device>.prom, for node_exporter's textfile collector"),
 		CLI_OPT_END
 	};
 	const struct cli_spec spec = {

@@ -248,4 +248,15 @@ const char *nb_fmt_bytes(char *buf, unsigned long n, uint64_t bytes);
  */
 int nb_write_file_atomic(const char *path, const void *data, unsigned long len);
 
+/*
+ * The Prometheus text format, for what writes metrics of its own rather
+ * than through a document of the print layer (cmd/run_metrics.c).
+ * nb_prom_add_label() - append name="value" to the label list in buf (n
+ * bytes), escaped as the format wants; a NULL or empty value is left out.
+ * nb_prom_put_value() - a sample's value as Prometheus reads it: the
+ * shortest exact form, NaN and +Inf/-Inf, whatever the locale.
+ */
+void nb_prom_add_label(char *buf, size_t n, const char *name, const char *value);
+void nb_prom_put_value(FILE *f, double v);
+
 #endif /* NAVIBENCH_PRINT_H */

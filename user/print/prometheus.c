@@ -191,15 +191,21 @@ struct prom_state {
 	bool failed;
 };
 
-/* Appends name="value" (escaped as the format wants) to buf. */
-static void add_label(char *buf, size_t n, const char *name, const char *value)
+/*
+ * Appends name="value" (escaped as the format wants) to buf (print.h). A
+ * label that does not fit is left out, or its value cut, but it is always
+ * closed: a label with no closing quote would make the whole scrape fail.
+ */
+void nb_prom_add_label(char *buf, size_t n, const char *name, const char *value)
 {
 	size_t used = strlen(buf);
 
-	if (!value || !*value || used + 8 >= n)
+	/* room for ,name="" and the NUL */
+	if (!value || !*value || used + strlen(name) + 5 >= n)
 		return;
 	used += (size_t)snprintf(buf + used, n - used, "%s%s=\"", used ? "," : "", name);
-	for (const char *c = value; *c && used + 4 < n; c++) {
+	/* two bytes at most per character, then the quote and the NUL */
+	for (const char *c = value; *c && used + 3 < n; c++) {
 		if (*c == '\\' || *c == '"')
 			buf[used++] = '\\', buf[used++] = *c;
 		else if (*c == '\n')
@@ -207,8 +213,7 @@ static void add_label(char *buf, size_t n, const char *name, const char *value)
 		else
 			buf[used++] = *c;
 	}
-	if (used + 2 < n)
-		buf[used++] = '"';
+	buf[used++] = '"';
 	buf[used] = '\0';
 }
 
@@ -268,7 +273,7 @@ static void prom_free(struct nb_print *p)
 }
 
 /* Writes the value as Prometheus reads it: shortest exact form, no locale. */
-static void put_value(FILE *f, double v)
+void nb_prom_put_value(FILE *f, double v)
 {
 	if (isnan(v))
 		fputs("NaN", f);
@@ -309,7 +314,7 @@ static int prom_end(struct nb_print *p)
 			done[j] = true;
 			fprintf(p->out, "%s%s%s%s ", st->s[j].family, *st->s[j].labels ? "{" : "",
 				st->s[j].labels, *st->s[j].labels ? "}" : "");
-			put_value(p->out, st->s[j].value);
+			nb_prom_put_value(p->out, st->s[j].value);
 			fputc('\n', p->out);
 		}
 	}
@@ -342,20 +347,20 @@ static void prom_record_begin(struct nb_print *p, const struct nb_print_device *
 	if (in_processes(p)) {
 		/* the device is the row's context: its labels, not its _info */
 		snprintf(index, sizeof(index), "%d", id->index);
-		add_label(st->labels, sizeof(st->labels), "device", index);
-		add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
+		nb_prom_add_label(st->labels, sizeof(st->labels), "device", index);
+		nb_prom_add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
 		return;
 	}
 	snprintf(index, sizeof(index), "%d", id->index);
-	add_label(st->labels, sizeof(st->labels), "device", index);
-	add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
+	nb_prom_add_label(st->labels, sizeof(st->labels), "device", index);
+	nb_prom_add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
 	st->amdgpu = id->kind && !strcmp(id->kind, "amdgpu");
 
 	snprintf(info, sizeof(info), "%s", st->labels);
-	add_label(info, sizeof(info), "kind", id->kind);
-	add_label(info, sizeof(info), "name", id->name);
-	add_label(info, sizeof(info), "asic", id->asic);
-	add_label(info, sizeof(info), "gfx_target", id->gfx_target);
+	nb_prom_add_label(info, sizeof(info), "kind", id->kind);
+	nb_prom_add_label(info, sizeof(info), "name", id->name);
+	nb_prom_add_label(info, sizeof(info), "asic", id->asic);
+	nb_prom_add_label(info, sizeof(info), "gfx_target", id->gfx_target);
 	add(st, PREFIX "device_info", "A device navibench reads: its identity in labels, value 1.",
 	    false, info, 1);
 }
@@ -440,9 +445,9 @@ static void prom_reading(struct nb_print *p, const struct nb_value *v)
 	sanitize(name);
 	snprintf(labels, sizeof(labels), "%s", st->labels);
 	if (m && m->sensor)
-		add_label(labels, sizeof(labels), "sensor", m->sensor);
+		nb_prom_add_label(labels, sizeof(labels), "sensor", m->sensor);
 	if (v->lname)
-		add_label(labels, sizeof(labels), v->lname, v->lvalue);
+		nb_prom_add_label(labels, sizeof(labels), v->lname, v->lvalue);
 	add(st, name, m ? family_help(m->family) : NULL, counter, labels, u ? x * u->scale : x);
 }
 
@@ -463,17 +468,17 @@ static void prom_cell(struct nb_print *p, int col, const struct nb_value *v)
 		return;
 	if (!strcmp(v->key, "pid") && v->type == NB_V_INT) {
 		snprintf(num, sizeof(num), "%lld", (long long)v->i);
-		add_label(st->labels, sizeof(st->labels), "pid", num);
+		nb_prom_add_label(st->labels, sizeof(st->labels), "pid", num);
 		return;
 	}
 	/* a device navibench does not list: its address, from the row */
 	if (!strcmp(v->key, "pci_address") && v->type == NB_V_STR) {
 		if (!strstr(st->labels, "pci_address="))
-			add_label(st->labels, sizeof(st->labels), "pci_address", v->s);
+			nb_prom_add_label(st->labels, sizeof(st->labels), "pci_address", v->s);
 		return;
 	}
 	if (!strcmp(v->key, "command") && v->type == NB_V_STR) {
-		add_label(st->labels, sizeof(st->labels), "comm", v->s);
+		nb_prom_add_label(st->labels, sizeof(st->labels), "comm", v->s);
 		return;
 	}
 	x = number(v, &ok);
@@ -488,7 +493,7 @@ static void prom_cell(struct nb_print *p, int col, const struct nb_value *v)
 				help = proc_cols[j].help;
 		snprintf(labels, sizeof(labels), "%s", st->labels);
 		if (proc_cols[i].lname)
-			add_label(labels, sizeof(labels), proc_cols[i].lname, proc_cols[i].lvalue);
+			nb_prom_add_label(labels, sizeof(labels), proc_cols[i].lname, proc_cols[i].lvalue);
 		add(st, proc_cols[i].name, help, proc_cols[i].counter, labels, x);
 		return;
 	}
@@ -522,7 +527,7 @@ static void prom_attr(struct nb_print *p, const struct nb_value *v)
 			continue;
 		snprintf(labels, sizeof(labels), "%s", st->labels);
 		if (attrs[i].lname)
-			add_label(labels, sizeof(labels), attrs[i].lname, attrs[i].lvalue);
+			nb_prom_add_label(labels, sizeof(labels), attrs[i].lname, attrs[i].lvalue);
 		add(st, attrs[i].name, help, false, labels, x * attrs[i].scale);
 		return;
 	}
@@ -580,8 +585,8 @@ static void prom_group_end(struct nb_print *p)
 			continue;
 		snprintf(labels, sizeof(labels), "%s", st->labels);
 		if (m && m->sensor)
-			add_label(labels, sizeof(labels), "sensor", m->sensor);
-		add_label(labels, sizeof(labels), "stat", stats[i]);
+			nb_prom_add_label(labels, sizeof(labels), "sensor", m->sensor);
+		nb_prom_add_label(labels, sizeof(labels), "stat", stats[i]);
 		add(st, name, "The gputelemetry module's sampler: the reading's min, avg or max "
 		    "(label stat) since its statistics were last reset.", false, labels,
 		    u ? st->stat.v[i] * u->scale : st->stat.v[i]);
