@@ -62,21 +62,21 @@ static const struct {
 	[F_TSTANDARD] = { P "test_standard", "1 when the test ran in its standard configuration "
 			  "(no --batch, --frames): its result is comparable, else 0." },
 	[F_TSCORE] = { P "test_score", "The test's score (1000 = the reference device's result)." },
-	[F_CLOCK] = { P "clock_hertz", "The GPU clock during the test's timed repeats: min, avg "
-		      "or max (label stat)." },
-	[F_TEMP] = { P "temperature_celsius", "The GPU temperature during the test's timed "
-		     "repeats: min, avg or max (label stat)." },
-	[F_POWER] = { P "power_watts", "The GPU power during the test's timed repeats: min, avg "
-		      "or max (label stat)." },
-	[F_ENERGY] = { P "energy_joules", "The energy the GPU used during the test's timed "
+	[F_CLOCK] = { P "clock_hertz", "The device's clock during the test's timed repeats (a GPU's "
+		      "engine clock, the CPU's mean core clock): min, avg or max (label stat)." },
+	[F_TEMP] = { P "temperature_celsius", "The device's temperature (a GPU's edge, the CPU "
+		     "package's) during the test's timed repeats: min, avg or max (label stat)." },
+	[F_POWER] = { P "power_watts", "The device's power (the CPU package's, from RAPL) during "
+		      "the test's timed repeats: min, avg or max (label stat)." },
+	[F_ENERGY] = { P "energy_joules", "The energy the device used during the test's timed "
 		       "repeats." },
 	[F_EFF_FRAMES] = { P "efficiency_frames_per_joule", "A model test's frames per joule "
-			   "of GPU energy." },
-	[F_EFF_FLOP] = { P "efficiency_flop_per_joule", "A test's FLOP per joule of GPU "
-			 "energy." },
+			   "of the device's energy." },
+	[F_EFF_FLOP] = { P "efficiency_flop_per_joule", "A test's FLOP per joule of the "
+			 "device's energy." },
 	[F_EFF_BYTES] = { P "efficiency_bytes_per_joule", "A test's bytes moved per joule of "
-			  "GPU energy." },
-	[F_THROTTLE] = { P "throttle_seen", "A throttle reason the GPU reported during the "
+			  "the device's energy." },
+	[F_THROTTLE] = { P "throttle_seen", "A throttle reason the device reported during the "
 			 "test's timed repeats (label reason), value 1; none seen: no series." },
 };
 #undef P
@@ -487,13 +487,13 @@ int nb_result_textfile(const char *cmd, struct json_object *doc, const char *dir
 	}
 	schema = nb_json_str(&d.rd, doc, "", "schema", false);
 	version = nb_json_int(&d.rd, doc, "", "schema_version", false);
-	if (schema && !strcmp(schema, "navibench-run") && (version == 1 || version == 2))
+	if (schema && !strcmp(schema, "navibench-run") && version >= 1 && version <= 3)
 		run(&d, doc, "");
 	else if (schema && !strcmp(schema, "navibench-run-all") && version == 1)
 		run_all(&d, doc);
 	else if (schema)
 		nb_reader_bad(&d.rd, "schema '%s' version %ld: this navibench writes metrics of "
-			      "navibench-run versions 1 and 2 and navibench-run-all version 1",
+			      "navibench-run versions 1 to 3 and navibench-run-all version 1",
 			      schema, version);
 	for (int i = 0; i < d.ndev && !d.rd.bad; i++)
 		if (render(&d.dev[i]))
