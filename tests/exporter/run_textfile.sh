@@ -85,6 +85,18 @@ runtf_local() {
 	check "run --device cpu --textfile DIR: DIR/navibench-run-<device index>.prom (device $idx), exit 0" "$out"
 	promtool_ok "$f"; check "promtool check metrics: the run's textfile" "$out"
 	out=$(cat "$f")
+	# and the telemetry's, for what this machine's result has
+	# shellcheck disable=SC2046,SC2086 # one family name per word
+	fams=$(printf '%s\n' $fams $(jq -r '[.tests[].telemetry | select(. != null) |
+		(if .clock_mhz then "navibench_run_clock_hertz" else empty end),
+		(if .temperature_c then "navibench_run_temperature_celsius" else empty end),
+		(if .power_w then "navibench_run_power_watts" else empty end),
+		(if .energy_j then "navibench_run_energy_joules" else empty end),
+		(if .per_joule then "navibench_run_efficiency_" +
+			({"frames/J": "frames", "GFLOP/J": "flop", "GB/J": "bytes"}[.per_joule.unit]) +
+			"_per_joule" else empty end),
+		(if (.throttle_reasons // []) | length > 0 then "navibench_run_throttle_seen" else empty end)]
+		| .[]' "$j") | sort -u | tr '\n' ' ')
 	[ "$(runtf_families "$f")" = "$fams" ] && ! grep -q '^navibench_device_info' "$f" &&
 		[ "$(stat -c %a "$f")" = 644 ]
 	check "the run's families (navibench_run_*, gauges, none of the exporter's: no navibench_device_info), mode 0644" "$out"
@@ -98,8 +110,14 @@ runtf_local() {
 		! grep -qE '^navibench_run_(clock|temperature|power|energy|efficiency|throttle)' "$f"
 		check "no telemetry in the result (CPU): no telemetry series, never 0" "$out"
 	else
-		grep -qE '^navibench_run_(clock|temperature|power)_' "$f"
-		check "the result's telemetry: telemetry series" "$out"
+		local tel_ok=1 t stat v
+		while read -r t stat v; do
+			same "$(metric "$f" "navibench_run_clock_hertz{device=\"$idx\",test=\"$t\",stat=\"$stat\"}")" "$v" ||
+				tel_ok=0
+		done < <(jq -r '.tests[] | select(.telemetry.clock_mhz != null) | .name as $t |
+			.telemetry.clock_mhz | to_entries[] | "\($t) \(.key) \(.value * 1e6)"' "$j")
+		grep -qE '^navibench_run_(clock|temperature|power)_' "$f" && [ "$tel_ok" = 1 ]
+		check "the result's telemetry: its clock min/avg/max as navibench_run_clock_hertz{stat}, in Hz" "$out"
 	fi
 
 	# --textfile refused before the run: nothing run, nothing written
