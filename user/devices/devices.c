@@ -62,6 +62,17 @@ int nb_read_file(const char *path, char *buf, unsigned long n)
 	return 0;
 }
 
+bool nb_read_i64(const char *path, int64_t *v)
+{
+	char buf[64], *end;
+
+	if (nb_read_file(path, buf, sizeof(buf)))
+		return false;
+	errno = 0;
+	*v = strtoll(buf, &end, 10);
+	return !errno && end != buf;
+}
+
 void nb_read_runtime_status(const char *sysdev, char *buf, unsigned long n)
 {
 	char path[160];

@@ -9,6 +9,7 @@
 #define NAVIBENCH_DEVICES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "navibench.h"
@@ -85,6 +86,9 @@ static inline void nb_strcpy(char *dst, unsigned long n, const char *src)
 
 /* Read a sysfs file into buf, trailing newline removed. 0 or -errno. */
 int nb_read_file(const char *path, char *buf, unsigned long n);
+
+/* nb_read_i64() - a sysfs file holding one decimal integer: true, *v set. */
+bool nb_read_i64(const char *path, int64_t *v);
 
 /*
  * nb_access_hint() - why a node cannot be opened and how to fix it: the

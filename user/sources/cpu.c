@@ -32,8 +32,8 @@
 
 struct rapl {
 	char path[300];		/* .../energy_uj */
-	uint64_t range;		/* max_energy_range_uj: the counter wraps there */
-	uint64_t last;
+	int64_t range;		/* max_energy_range_uj: the counter wraps there */
+	int64_t last;
 };
 
 struct cpu {
@@ -48,17 +48,6 @@ struct cpu {
 	int64_t v[GT_S_COUNT];
 	char detail[160];
 };
-
-static bool read_u64(const char *path, uint64_t *v)
-{
-	char buf[64], *end;
-
-	if (nb_read_file(path, buf, sizeof(buf)))
-		return false;
-	errno = 0;
-	*v = strtoull(buf, &end, 10);
-	return !errno && end != buf;
-}
 
 static double mono_now(void)
 {
@@ -77,7 +66,7 @@ static void find_temp(struct cpu *c)
 
 	while (d && (de = readdir(d)) && !c->temp[0]) {
 		char path[300], name[32];
-		uint64_t v;
+		int64_t v;
 
 		if (de->d_name[0] == '.')
 			continue;
@@ -88,7 +77,7 @@ static void find_temp(struct cpu *c)
 		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 			snprintf(path, sizeof(path), "/sys/class/hwmon/%s/temp1_input",
 				 de->d_name);
-			if (!strcmp(name, names[i]) && read_u64(path, &v)) {
+			if (!strcmp(name, names[i]) && nb_read_i64(path, &v)) {
 				snprintf(c->temp, sizeof(c->temp), "%s", path);
 				snprintf(c->temp_name, sizeof(c->temp_name), "%s", names[i]);
 				break;
@@ -127,7 +116,7 @@ static int find_rapl(struct cpu *c)
 				err = e;
 			continue;
 		}
-		if (!read_u64(path, &r->range) || !r->range)
+		if (!nb_read_i64(path, &r->range) || !r->range)
 			r->range = 0;
 		c->nrapl++;
 	}
@@ -147,8 +136,8 @@ static int cpu_open(struct nb_sensor_dev *d, void **priv, char *note, unsigned l
 	find_temp(c);
 	err = find_rapl(c);
 	snprintf(c->detail, sizeof(c->detail), "clock: %s%s%s%s%s",
-		 read_u64("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq",
-			  &(uint64_t){ 0 }) ? "cpufreq" : "/proc/cpuinfo",
+		 nb_read_i64("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq",
+			  &(int64_t){ 0 }) ? "cpufreq" : "/proc/cpuinfo",
 		 c->temp[0] ? "; temperature: hwmon " : "", c->temp_name,
 		 c->nrapl ? "; power: RAPL package energy" : "", "");
 	/* what is missing, and why: the monitor's "missing" */
@@ -194,7 +183,7 @@ static int64_t cpufreq_mhz(void)
 {
 	DIR *d = opendir("/sys/devices/system/cpu");
 	struct dirent *de;
-	uint64_t sum = 0, v;
+	int64_t sum = 0, v;
 	int n = 0, cpu;
 	char path[600], tail[4];
 
@@ -203,30 +192,32 @@ static int64_t cpufreq_mhz(void)
 			continue;
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s/cpufreq/scaling_cur_freq",
 			 de->d_name);
-		if (read_u64(path, &v)) {
+		if (nb_read_i64(path, &v)) {
 			sum += v;
 			n++;
 		}
 	}
 	if (d)
 		closedir(d);
-	return n ? (int64_t)((sum / (uint64_t)n + 500) / 1000) : 0;
+	return n ? (int64_t)((sum / n + 500) / 1000) : 0;
 }
 
 static void sample_power(struct cpu *c)
 {
 	double t = mono_now();
-	uint64_t delta = 0, v;
+	int64_t delta = 0, v;
 	bool ok = c->nrapl > 0;
 
 	for (int i = 0; i < c->nrapl; i++) {
 		struct rapl *r = &c->rapl[i];
 
-		if (!read_u64(r->path, &v)) {
+		if (!nb_read_i64(r->path, &v)) {
 			ok = false;
 			continue;
 		}
-		if (c->have_last)
+		if (v < r->last && r->range <= 0)
+			ok = false;	/* went back, and where it wraps is not known */
+		else if (c->have_last)
 			delta += v >= r->last ? v - r->last : v + r->range - r->last;
 		r->last = v;
 	}
@@ -242,7 +233,7 @@ static void sample_power(struct cpu *c)
 static void cpu_sample(struct nb_sensor_dev *d, void *priv)
 {
 	struct cpu *c = priv;
-	uint64_t v;
+	int64_t v;
 
 	(void)d;
 	memset(c->has, 0, sizeof(c->has));
@@ -250,8 +241,8 @@ static void cpu_sample(struct nb_sensor_dev *d, void *priv)
 	if (!c->v[GT_S_SCLK])
 		c->v[GT_S_SCLK] = cpuinfo_mhz();
 	c->has[GT_S_SCLK] = c->v[GT_S_SCLK] > 0;
-	if (c->temp[0] && read_u64(c->temp, &v)) {
-		c->v[GT_S_TEMP_EDGE] = (int64_t)v;
+	if (c->temp[0] && nb_read_i64(c->temp, &v)) {
+		c->v[GT_S_TEMP_EDGE] = v;
 		c->has[GT_S_TEMP_EDGE] = true;
 	}
 	sample_power(c);

@@ -46,17 +46,6 @@ struct dir {
 	char path[512];
 };
 
-static bool read_i64(const char *path, int64_t *v)
-{
-	char buf[64], *end;
-
-	if (nb_read_file(path, buf, sizeof(buf)))
-		return false;
-	errno = 0;
-	*v = strtoll(buf, &end, 10);
-	return !errno && end != buf;
-}
-
 static int dir_new(const struct file_map *map, const char *path, void **priv)
 {
 	struct dir *d = calloc(1, sizeof(*d));
@@ -113,7 +102,7 @@ static bool dir_read(struct nb_sensor_dev *d, void *priv, int s, int64_t *v)
 		if (m->s != s)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir->path, m->file);
-		if (!read_i64(path, v))
+		if (!nb_read_i64(path, v))
 			return false;
 		*v /= m->div;
 		return true;
