@@ -100,3 +100,19 @@ jqt "Navi 14: the throttle reasons gpu_metrics reports active" \
 jqt "Navi 14 run on the CPU: its energy kept, no result per joule, and why" \
 	'all(.tests[].telemetry; (.energy_j | type == "number") and .per_joule == null
 	 and (.missing | test("ran on the CPU, not on this device")))'
+
+# ---- the sampler thread under ThreadSanitizer ----
+if make -s -C "$top/user" O="$build/tsan" SANITIZE=thread WERROR=1 >"$tmp/tsan.log" 2>&1; then
+	for dev in cpu 0; do
+		out=$(env NBSHIM_ROOT="$root" LD_PRELOAD="$build/drmshim.so" \
+			TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$build/tsan/navibench" run --quick \
+			--tests fp32-peak --device "$dev" --telemetry-interval 10 --json 2>"$tmp/tsan.err")
+		rc=$?
+		[[ $rc -eq 0 ]] && ! grep -q "ThreadSanitizer" "$tmp/tsan.err" &&
+			jq -e '.tests[0].telemetry.samples >= 12' >/dev/null 2>&1 <<<"$out"
+		tap_result "$?" "ThreadSanitizer: the sampler thread (10 ms) beside the test, device $dev: no race" \
+			"$(cat "$tmp/tsan.err")"
+	done
+else
+	not_ok "build navibench with -fsanitize=thread" "$(tail -30 "$tmp/tsan.log")"
+fi

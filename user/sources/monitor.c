@@ -100,12 +100,17 @@ static bool read_throttle(struct nb_monitor *m, uint32_t *bits)
 		return false;
 	n = nb_throttle_reasons(&gm, nb_smu_of_asic(m->sd.asic ? m->sd.asic : m->asic), r, 96);
 	m->gm_ok = n > 0;
+	/* the names' table is read by nb_monitor_window() under the lock */
+	if (m->running)
+		pthread_mutex_lock(&m->lock);
 	for (int i = 0; i < n; i++) {
 		int bit = r[i].active && !r[i].unreliable ? reason_bit(m, r[i].name) : -1;
 
 		if (bit >= 0)
 			*bits |= 1u << bit;
 	}
+	if (m->running)
+		pthread_mutex_unlock(&m->lock);
 	return m->gm_ok;
 }
 
@@ -243,7 +248,10 @@ static void sampler_start(struct nb_monitor *m, long interval_ms)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&m->cond, &ca);
 	pthread_condattr_destroy(&ca);
-	m->running = !pthread_create(&m->th, NULL, sampler, m);
+	/* set before the thread starts: it reads it (read_throttle()) */
+	m->running = true;
+	if (pthread_create(&m->th, NULL, sampler, m))
+		m->running = false;
 	if (!m->running)
 		addf(m->missing, sizeof(m->missing), "%s%s", "cannot start the sampler thread");
 }
@@ -486,6 +494,7 @@ void nb_monitor_window(struct nb_monitor *m, double begin, double end, double va
 	if (collect(m, end))
 		addf(t->missing, sizeof(t->missing), "%s%s", "the module's history: read failed");
 	window_stats(m, begin, end, t);
+	describe(m, t);		/* m->src: the sampler's, under its lock */
 	if (m->running)
 		pthread_mutex_unlock(&m->lock);
 	if (m->history && read_throttle(m, &bits)) {
@@ -493,7 +502,6 @@ void nb_monitor_window(struct nb_monitor *m, double begin, double end, double va
 		t->throttle_known = true;
 		add_reasons(m, bits, t);
 	}
-	describe(m, t);
 	name_missing(t);
 	per_joule_unit(unit, t->per_joule_unit, sizeof(t->per_joule_unit));
 	if (isfinite(t->energy_j) && t->energy_j > 0 && t->per_joule_unit[0] && isfinite(value))
