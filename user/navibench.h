@@ -17,6 +17,9 @@ enum nb_exit {
 	NB_EXIT_FAIL = 1,	/* a runtime error, or a result failed validation */
 	NB_EXIT_USAGE = 2,	/* bad command, option, value or input file */
 	NB_EXIT_NODEV = 3,	/* the device asked for does not exist */
+	NB_EXIT_NOCOMPUTE = 4,	/* the device exists but nothing here can compute on it */
+	NB_EXIT_GATE = 5,	/* a gate did not pass: a regression, or a test not judged */
+	/* 128 + N: stopped by signal N (run: the finished tests are written) */
 };
 
 /*
