@@ -228,6 +228,28 @@ loader_located() {
 		"$ld_dir/abi2.json"
 }
 
+# ---- scripts/gpu-check --dry-run: its build, steps and summary on the test plugin ----
+loader_gpu_check() {
+	local gc=$ld_dir/gpu-check start=$SECONDS
+	out=$(NBFAKE_DEVICES="$ld_two" "$TOP/scripts/gpu-check" --dry-run --plugin-dir "$ld_dir/ok" \
+		--out "$gc" 2>&1)
+	rc=$?
+	[[ $rc -eq 0 && $out == *"navibench run (run): backend fake, valid True"* &&
+		$out == *"convlstm-mono "*" ok "* && $out == *"every navibench result valid: yes"* &&
+		$out == *"gpu-check: done: every step ran, every result valid"* &&
+		-s $gc/peer-w.safetensors && -s $gc/peer-cpu.npy ]]
+	ldcheck "gpu-check --dry-run: build, list, info, every step, the summary; exit 0 ($((SECONDS - start)) s)"
+	start=$SECONDS
+	out=$(NBFAKE_DEVICES="$ld_two" NBFAKE_WRONG_LAYER=1,2,7,3,5 "$TOP/scripts/gpu-check" --dry-run \
+		--plugin-dir "$ld_dir/ok" --out "$gc" 2>&1)
+	rc=$?
+	[[ $rc -eq 1 && $out == *"convlstm-mono "*" INVALID "* &&
+		$out == *"first divergence: ConvLSTM layer 1, frame 2, item 0, element (y 7, x 3, channel 5): "*"a jump: one faulty step, not rounding"* &&
+		$out == *"largest |d| per layer (the head last): "* && $out == *"every navibench result valid: NO"* ]]
+	ldcheck "gpu-check --dry-run, a wrong value planted in layer 1: the summary names its layer, frame and element; exit 1 ($((SECONDS - start)) s)"
+	grep -F "first divergence" <<<"$out" | head -n 1 | sed 's/^/# /'
+}
+
 # ---- run on a plugin's device; the timed output validated ----
 loader_run() {
 	ld_run=(run --tests "convlstm-mono,convlstm-gates" --quick --batch 2 --frames 4)
@@ -373,6 +395,7 @@ section_loader() {
 	loader_fallback
 	loader_amdgpu
 	loader_run
+	loader_gpu_check
 	loader_predict
 	loader_all
 	loader_real
