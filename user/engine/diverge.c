@@ -148,7 +148,7 @@ static int forward_layers(const struct nb_backend_ops *ops, void *ctx, void *pro
 	}
 	if (ops->model_forward_layers(ctx, prog, in, batch, frames, layers, out, err,
 				      sizeof(err))) {
-		snprintf(d->note, sizeof(d->note), "the per-layer run failed: %s", err);
+		snprintf(d->note, sizeof(d->note), "the per-layer run failed: %.120s", err);
 		return -1;
 	}
 	return 0;
