@@ -630,6 +630,62 @@ static int gpu_model_forward(void *ctx, void *prog, const float *in,
 				 err, errlen), err, errlen);
 }
 
+/*
+ * nb_backend_ops.model_forward_layers: the forward pass layer by layer,
+ * each layer's output copied back after its steps (untimed: for locating
+ * where a wrong output went wrong, not for speed). The layers and the head
+ * through the same wrappers as forward_enqueue().
+ */
+static int layers_enqueue(struct gmodel *p, float *const *layers, char *err, size_t errlen)
+{
+	const struct nb_model *m = &p->m;
+	const float *src = p->in;
+	size_t px = (size_t)m->height * m->width;
+	int f = m->filters[m->layers - 1];
+
+	for (int l = 0; l < m->layers; l++) {
+		bool final_only = m->head == NB_HEAD_CONV2D && l == m->layers - 1;
+		size_t n = (size_t)p->batch * (final_only ? 1 : p->frames) * px * m->filters[l];
+
+		if (layer_steps(p, l, src, p->seq[l & 1]))
+			return nbk_fail(err, errlen);
+		if (to_host(p->g, layers[l], final_only ? p->last : p->seq[l & 1], n, err, errlen))
+			return -1;
+		src = p->seq[l & 1];
+	}
+	if (m->head == NB_HEAD_CONV3D ?
+	    nbk_conv3d_head(p->g->stream, p->batch, p->frames, m->height, m->width, f, src,
+			    p->head_k, p->head_b, p->out) :
+	    nbk_conv2d_head(p->g->stream, p->batch, m->height, m->width, f, m->head_out,
+			    p->last, p->head_k, p->head_b, p->out))
+		return nbk_fail(err, errlen);
+	return 0;
+}
+
+static int gpu_model_forward_layers(void *ctx, void *prog, const float *in, int batch,
+				    int frames, float *const *layers, float *out, char *err,
+				    size_t errlen)
+{
+	struct gpu *g = (struct gpu *)ctx;
+	struct gmodel *p = (struct gmodel *)prog;
+	const struct nb_model *m = &p->m;
+
+	if (batch < 1 || frames < 1) {
+		snprintf(err, errlen, "batch %d, frames %d: both must be >= 1",
+			 batch, frames);
+		return -1;
+	}
+	if (gpu_enter(g, err, errlen) ||
+	    model_buffers(p, batch, frames, err, errlen))
+		return -1;
+	return gpu_drain(g, to_dev(g, p->in, in, (size_t)batch * frames *
+				   m->height * m->width * m->channels, err,
+				   errlen) ||
+			 layers_enqueue(p, layers, err, errlen) ||
+			 to_host(g, out, p->out, output_count(m, batch, frames),
+				 err, errlen), err, errlen);
+}
+
 /* ---- one cell, for the gate convolution test ---- */
 
 struct gcell {
@@ -894,6 +950,7 @@ static const struct nb_backend_ops gpu_ops = {
 	.fma_peak = gpu_fma_peak,
 	.triad = gpu_triad,
 	.device_seconds = gpu_device_seconds,
+	.model_forward_layers = gpu_model_forward_layers,
 };
 
 /*

@@ -29,7 +29,8 @@ enum nb_exit {
 struct nb_command {
 	const char *name;
 	const char *summary;
-	int (*run)(int argc, char **argv);
+	int (*run)(int argc, char **argv);	/* NULL: off in this build */
+	int needs;		/* enum nb_lib (optional.h): NB_LIB_NONE, or what it needs */
 };
 
 enum nb_device_kind {

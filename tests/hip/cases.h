@@ -214,6 +214,9 @@ static void test_cells(void)
 	}
 }
 
+/* The step being launched: its layer and frame, for a planted fault (fibers.c). */
+static int step_layer, step_frame;
+
 /* One layer over every time step; returns its output (freed by the caller). */
 static float *layer(const struct nb_weights *w, int l, const float *seq,
 		    int batch, int frames)
@@ -248,6 +251,8 @@ static float *layer(const struct nb_weights *w, int l, const float *seq,
 			p.y = next;
 			p.y_batch_stride = px * f;
 		}
+		step_layer = l;
+		step_frame = t;
 		step(&p);
 	}
 	for (float *q[] = { wp, sc, sh, hs[0], hs[1], cs[0], cs[1] }, **e = q;
@@ -262,8 +267,8 @@ static float *layer(const struct nb_weights *w, int l, const float *seq,
  * tensors through their batch strides; the Conv2D model's last layer
  * writes its BN output at the last step only, into (B, H, W, F).
  */
-static void forward(const struct nb_weights *w, const float *in, int batch,
-		    int frames, float *out)
+static void forward_layers(const struct nb_weights *w, const float *in, int batch,
+			   int frames, float *const *layers, float *out)
 {
 	const struct nb_model *m = &w->model;
 	const int f = m->filters[m->layers - 1];
@@ -272,6 +277,11 @@ static void forward(const struct nb_weights *w, const float *in, int batch,
 
 	for (int l = 0; l < m->layers; l++) {
 		float *next = layer(w, l, seq ? seq : in, batch, frames);
+
+		/* each layer's output as a forward hook sees it */
+		if (layers)
+			memcpy(layers[l], next,
+			       nb_layer_output_count(m, l, batch, frames) * sizeof(float));
 
 		if (seq)
 			dev_free(seq);
@@ -288,15 +298,20 @@ static void forward(const struct nb_weights *w, const float *in, int batch,
 	dev_free(seq);
 }
 
+static void forward(const struct nb_weights *w, const float *in, int batch,
+		    int frames, float *out)
+{
+	forward_layers(w, in, batch, frames, NULL, out);
+}
+
 struct fwd_case {
 	const char *model;	/* the real model's layers, or NULL: the ones below */
 	int height, width, layers, f0, f1, head_out, conv2d;
 	int batch, frames;
 };
 
-/* A forward pass against nb_ref_forward; *m is the model that ran. */
-static int model_check(const struct fwd_case *fc, struct nb_model *mp,
-		       double *err)
+/* A forward case's model: a real one's layers, or the case's own. */
+static struct nb_model case_model(const struct fwd_case *fc)
 {
 	struct nb_model m;
 
@@ -314,32 +329,45 @@ static int model_check(const struct fwd_case *fc, struct nb_model *mp,
 	}
 	m.height = fc->height;
 	m.width = fc->width;
+	return m;
+}
 
-	struct nb_weights *w = nb_weights_alloc(&m);
-	size_t nin = (size_t)fc->batch * fc->frames * m.height * m.width * m.channels;
-	size_t nout = nb_output_count(&m, fc->batch, fc->frames);
-	float *in = dev_alloc(nin), *out = dev_alloc(nout), *ref = malloc(nout * 4);
-	struct cmp cm = { .tol_abs = 1e-4, .tol_rel = 1e-3 };	/* bench.c, models */
+/*
+ * Weights and an input for a forward case: random frames, not the moving
+ * squares (a small crop of the squares' canvas can be empty, and zeros
+ * check nothing); Keras' initial BN (identity) and zero biases let the
+ * signal fade through four layers until the output hardly depends on the
+ * first ones: these keep every layer and step visible.
+ */
+static struct nb_weights *case_weights(const struct nb_model *m, float *in, size_t nin)
+{
+	struct nb_weights *w = nb_weights_alloc(m);
 	struct nb_rng r;
 
-	/*
-	 * Random frames, not the moving squares: a small crop of the
-	 * squares' canvas can be empty, and zeros check nothing.
-	 */
 	nb_weights_init(w, 5);
 	nb_rng_seed(&r, 11);
 	fill(&r, in, nin, 0, 1);
-	/*
-	 * Keras' initial BN (identity) and zero biases let the signal
-	 * fade through four layers until the output hardly depends on
-	 * the first ones; these keep every layer and step visible.
-	 */
-	for (int l = 0; l < m.layers; l++) {
-		fill(&r, w->bias[l], 4 * m.filters[l], -0.5, 0.5);
-		fill(&r, w->gamma[l], m.filters[l], 2, 6);
-		fill(&r, w->beta[l], m.filters[l], -0.5, 0.5);
+	for (int l = 0; l < m->layers; l++) {
+		fill(&r, w->bias[l], 4 * m->filters[l], -0.5, 0.5);
+		fill(&r, w->gamma[l], m->filters[l], 2, 6);
+		fill(&r, w->beta[l], m->filters[l], -0.5, 0.5);
 	}
-	fill(&r, w->head_bias, m.head_out, -0.5, 0.5);
+	fill(&r, w->head_bias, m->head_out, -0.5, 0.5);
+	return w;
+}
+
+/* A forward pass against nb_ref_forward; *m is the model that ran. */
+static int model_check(const struct fwd_case *fc, struct nb_model *mp,
+		       double *err)
+{
+	struct nb_model m = case_model(fc);
+	size_t nin = (size_t)fc->batch * fc->frames * m.height * m.width * m.channels;
+	float *in = dev_alloc(nin);
+	struct nb_weights *w = case_weights(&m, in, nin);
+	size_t nout = nb_output_count(&m, fc->batch, fc->frames);
+	float *out = dev_alloc(nout), *ref = malloc(nout * 4);
+	struct cmp cm = { .tol_abs = 1e-4, .tol_rel = 1e-3 };	/* bench.c, models */
+
 	for (size_t k = 0; k < nout; k++)
 		out[k] = 100;
 	forward(w, in, fc->batch, fc->frames, out);
@@ -381,6 +409,43 @@ static void test_forward(void)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		test_model(&cases[i]);
+}
+
+/*
+ * Where the forward pass leaves the reference, layer by layer, as navibench
+ * run locates a failed validation (engine/diverge.c): convlstm-mono at
+ * 8x8, 3 frames, item 0 of 2, the models' tolerance.
+ */
+static void diverge_locate(struct nb_divergence *d)
+{
+	const struct fwd_case fc = { "convlstm-mono", 8, 8, 0, 0, 0, 0, 0, 2, 3 };
+	struct nb_model m = case_model(&fc);
+	size_t nin = (size_t)fc.batch * fc.frames * m.height * m.width * m.channels;
+	float *in = dev_alloc(nin), *out = dev_alloc(nb_output_count(&m, fc.batch, fc.frames));
+	struct nb_weights *w = case_weights(&m, in, nin);
+	float *layers[NB_MAX_LAYERS];
+
+	for (int l = 0; l < m.layers; l++)
+		layers[l] = dev_alloc(nb_layer_output_count(&m, l, fc.batch, fc.frames));
+	forward_layers(w, in, fc.batch, fc.frames, layers, out);
+	nb_diverge_find(w, in, fc.frames, layers, out, 1e-4, 1e-3, d);
+	for (int l = 0; l < m.layers; l++)
+		dev_free(layers[l]);
+	dev_free(in);
+	dev_free(out);
+	nb_weights_free(w);
+}
+
+/* The kernels as they are: no layer located as wrong. */
+static void test_diverge(void)
+{
+	struct nb_divergence d;
+	double t0 = now();
+
+	diverge_locate(&d);
+	tap(d.ran && !d.found, "every layer's output, frame by frame, within the tolerance of the reference's (largest |d| per layer %.1e %.1e %.1e %.1e, head %.1e; %.2f s)",
+	    d.layer_max[0], d.layer_max[1], d.layer_max[2], d.layer_max[3], d.layer_max[4],
+	    now() - t0);
 }
 
 static int mut_step(double *err)

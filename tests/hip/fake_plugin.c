@@ -10,9 +10,16 @@
  *   NBFAKE_DEVICES       "name,arch,pci,CUs,MiB;..." one entry per device;
  *                        unset or empty: the runtime reports no device
  *   NBFAKE_COUNT_ERROR   device_count fails with this text (a runtime error)
- *   NBFAKE_ABI           the interface version to claim (a mismatch)
+ *   NBFAKE_ABI           the interface version to claim (a mismatch; 2: an
+ *                        older plugin, whose ops end before
+ *                        model_forward_layers)
  *   NBFAKE_WRONG_FRAMES  model_forward with at least this many frames
  *                        returns a wrong answer (one value of the last item)
+ *   NBFAKE_WRONG_LAYER   "L,T,Y,X,C": layer L's output at frame T, element
+ *                        (Y, X, C) of item 0 is off by 0.5 in
+ *                        model_forward_layers, and the last output value in
+ *                        both forward calls (a fault the diagnosis must
+ *                        locate)
  *
  * Built variants (-D):
  *   NBFAKE_REAL_HIP      device_count asks the real HIP runtime (links
@@ -188,18 +195,39 @@ static int fake_model_load(void *ctx, const struct nb_weights *w, void **prog,
 	return 0;
 }
 
-static int fake_model_forward(void *ctx, void *prog, const float *in, int batch,
-			      int frames, float *out, char *err, size_t errlen)
+/* NBFAKE_WRONG_LAYER's layer output value, planted */
+static void wrong_layer(const struct nb_model *m, int frames, float *const *layers)
+{
+	const char *spec = getenv("NBFAKE_WRONG_LAYER");
+	int l, t, y, x, c;
+
+	if (!spec || sscanf(spec, "%d,%d,%d,%d,%d", &l, &t, &y, &x, &c) != 5 || l < 0 ||
+	    l >= m->layers || t < 0 || t >= nb_layer_output_frames(m, l, frames))
+		return;
+	layers[l][(((size_t)t * m->height + y) * m->width + x) * m->filters[l] + c] += 0.5f;
+}
+
+static int fake_model_forward_layers(void *ctx, void *prog, const float *in, int batch,
+				     int frames, float *const *layers, float *out, char *err,
+				     size_t errlen)
 {
 	const char *wrong = getenv("NBFAKE_WRONG_FRAMES");
 	struct fake_prog *p = prog;
-	int rc = cpu->model_forward(((struct fake *)ctx)->cpu, p->cpu, in, batch, frames,
-				    out, err, errlen);
+	int rc = cpu->model_forward_layers(((struct fake *)ctx)->cpu, p->cpu, in, batch, frames,
+					   layers, out, err, errlen);
 
 	/* the last value: of the last item, where a batch offset error shows */
-	if (!rc && wrong && frames >= atoi(wrong))
+	if (!rc && ((wrong && frames >= atoi(wrong)) || getenv("NBFAKE_WRONG_LAYER")))
 		out[nb_output_count(&p->m, batch, frames) - 1] += 0.5f;
+	if (!rc && layers)
+		wrong_layer(&p->m, frames, layers);
 	return rc;
+}
+
+static int fake_model_forward(void *ctx, void *prog, const float *in, int batch,
+			      int frames, float *out, char *err, size_t errlen)
+{
+	return fake_model_forward_layers(ctx, prog, in, batch, frames, NULL, out, err, errlen);
 }
 
 static void fake_model_free(void *ctx, void *prog)
@@ -264,6 +292,7 @@ static const struct nb_backend_ops fake_ops = {
 	.cell_free = fake_cell_free,
 	.fma_peak = fake_fma_peak,
 	.triad = fake_triad,
+	.model_forward_layers = fake_model_forward_layers,
 };
 
 static struct nb_plugin desc = {
@@ -284,5 +313,7 @@ const struct nb_plugin *navibench_plugin(void)
 
 	if (abi)
 		desc.abi_version = (unsigned int)atoi(abi);
+	if (desc.abi_version == 2)
+		desc.ops_size = NB_PLUGIN_OPS_SIZE_V2;
 	return &desc;
 }

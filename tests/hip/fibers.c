@@ -14,6 +14,18 @@
  *   fibers                  every check, TAP lines on stdout
  *   fibers step|mono|color  one check (for a mutated kernel source):
  *                           prints "valid" or "invalid" and the max error
+ *   fibers diverge          where the forward pass first leaves the
+ *                           reference, layer by layer (cases.h): "found
+ *                           layer L frame T item I y Y x X channel C kind
+ *                           jump|gradual ..." or "none: why"
+ *
+ * A planted kernel fault, for the tests of that diagnosis (test builds
+ * only): -DNBK_PLANT_LAYER=L -DNBK_PLANT_FRAME=T -DNBK_PLANT_Y=Y
+ * -DNBK_PLANT_X=X -DNBK_PLANT_CHANNEL=C makes the step of layer L at frame
+ * T leave one wrong value, at (Y, X, C) of batch item 0: its h is off by
+ * NBK_PLANT_DELTA (default 0.25) and its BN output y by as much times the
+ * channel's BN scale, as a kernel that computed that h wrong would leave
+ * them. Every later step and layer computes from it as it would on a GPU.
  */
 #include <ucontext.h>
 
@@ -118,11 +130,33 @@ static void step_body(void)
 			p->y != NULL);
 }
 
+#ifdef NBK_PLANT_LAYER
+#ifndef NBK_PLANT_DELTA
+#define NBK_PLANT_DELTA 0.25f
+#endif
+static void plant_fault(const struct nbk_step *p)
+{
+	size_t e = ((size_t)NBK_PLANT_Y * p->width + NBK_PLANT_X) * p->filters + NBK_PLANT_CHANNEL;
+
+	if (step_layer != NBK_PLANT_LAYER || step_frame != NBK_PLANT_FRAME)
+		return;
+	p->h_out[e] += NBK_PLANT_DELTA;
+	if (p->y)
+		p->y[e] += NBK_PLANT_DELTA * p->bn_scale[NBK_PLANT_CHANNEL];
+}
+#else
+static void plant_fault(const struct nbk_step *p)
+{
+	(void)p;
+}
+#endif
+
 static void step(const struct nbk_step *p)
 {
 	step_args = p;
 	launch(nbk_step_geom(p->batch, p->height, p->width, p->filters),
 	       step_body);
+	plant_fault(p);
 }
 
 static struct {
@@ -188,6 +222,18 @@ int main(int argc, char **argv)
 	stacks = malloc((size_t)MAX_THREADS * STACK_BYTES);
 	if (!stacks)
 		abort();
+	if (argc == 2 && !strcmp(argv[1], "diverge")) {
+		struct nb_divergence d;
+
+		diverge_locate(&d);
+		if (d.found)
+			printf("found layer %d frame %d item %d y %d x %d channel %d kind %s value %.7g reference %.7g tolerance %.3g before %.2g\n",
+			       d.layer, d.frame, d.item, d.y, d.x, d.channel,
+			       d.jump ? "jump" : "gradual", d.value, d.ref, d.tol, d.max_before);
+		else
+			printf("none: %s\n", d.note);
+		return 0;
+	}
 	if (argc == 2) {
 		for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
 			if (!strcmp(argv[1], one[i].name)) {
@@ -199,11 +245,12 @@ int main(int argc, char **argv)
 			}
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: %s [step|mono|color]\n", argv[0]);
+		fprintf(stderr, "usage: %s [step|mono|color|diverge]\n", argv[0]);
 		return 2;
 	}
 	test_cells();
 	test_forward();
+	test_diverge();
 	printf("# %d tests, %d failed, %.1f s\n", tests, failed, now() - t0);
 	return failed ? 1 : 0;
 }

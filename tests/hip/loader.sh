@@ -119,7 +119,7 @@ loader_fallback() {
 	}
 	ld_fallback "no plugin" "no GPU plugin found (libnavibench_hip.so, libnavibench_cuda.so; looked in $ld_dir/empty)" \
 		NAVIBENCH_PLUGIN_DIR="$ld_dir/empty"
-	ld_fallback "interface version mismatch" "libnavibench_hip.so has interface version 99, this navibench needs 2" \
+	ld_fallback "interface version mismatch" "libnavibench_hip.so has interface version 99, this navibench needs 2 to 3" \
 		NAVIBENCH_PLUGIN_DIR="$ld_dir/ok" NBFAKE_ABI=99 NBFAKE_DEVICES="$ld_two"
 	ld_fallback "runtime missing" "libnavibench_hip.so is present but its runtime is missing (libnbfake_hip_runtime.so.5: cannot open shared object file" \
 		NAVIBENCH_PLUGIN_DIR="$ld_dir/norun" NBFAKE_DEVICES="$ld_two"
@@ -204,6 +204,52 @@ loader_amdgpu() {
 	ldcheck "info --device 1: a plugin-only device, what its runtime reports"
 }
 
+# ---- a failed validation located: layer, frame, element (engine/diverge.c) ----
+loader_located() {
+	ldshim "${ld_env[@]}" NBFAKE_WRONG_LAYER=2,1,4,6,9 -- "${ld_run[@]}" --device 0 --json "$ld_dir/layer.json"
+	[[ $rc -eq 1 && $out == *"convlstm-mono: first divergence: ConvLSTM layer 2, frame 1, item 0, element (y 4, x 6, channel 9): "*"a jump: one faulty step, not rounding"* ]]
+	ldcheck "a wrong value in one layer's output: the text names its layer, frame and element"
+	ldjq "... and so does the JSON result's validation (first_divergence, layer_max_abs_error)" '
+		.tests[] | select(.name == "convlstm-mono") | .validation
+		| .pass == false and (.diagnosis | startswith("first divergence: ConvLSTM layer 2, frame 1"))
+		  and .first_divergence.layer == 2 and .first_divergence.layer_kind == "convlstm"
+		  and .first_divergence.frame == 1 and .first_divergence.item == 0
+		  and .first_divergence.y == 4 and .first_divergence.x == 6 and .first_divergence.channel == 9
+		  and .first_divergence.kind == "jump" and (.first_divergence.value - .first_divergence.reference | fabs) > 0.4
+		  and .first_divergence.tolerance > 0 and .first_divergence.max_abs_error_before < 1e-4
+		  and (.layer_max_abs_error | length == 5) and .layer_max_abs_error[0] < 1e-4
+		  and .layer_max_abs_error[2] >= 0.4' "$ld_dir/layer.json"
+	ldshim "${ld_env[@]}" NBFAKE_ABI=2 NBFAKE_WRONG_FRAMES=3 -- "${ld_run[@]}" --device 0 --json "$ld_dir/abi2.json"
+	[[ $rc -eq 1 && $out == *"backend: fake ("* && $out == *"convlstm-mono: the fake backend gives no per-layer outputs (a plugin of interface version 2: rebuild it)"* ]]
+	ldcheck "a plugin of interface version 2 still loads and runs; its failure says it cannot be located"
+	ldjq "... its validation: a diagnosis, first_divergence null" '
+		.tests[] | select(.name == "convlstm-mono") | .validation
+		| .pass == false and .first_divergence == null and (.diagnosis | test("interface version 2"))' \
+		"$ld_dir/abi2.json"
+}
+
+# ---- scripts/gpu-check --dry-run: its build, steps and summary on the test plugin ----
+loader_gpu_check() {
+	local gc=$ld_dir/gpu-check start=$SECONDS
+	out=$(NBFAKE_DEVICES="$ld_two" "$TOP/scripts/gpu-check" --dry-run --plugin-dir "$ld_dir/ok" \
+		--out "$gc" 2>&1)
+	rc=$?
+	[[ $rc -eq 0 && $out == *"navibench run (run): backend fake, valid True"* &&
+		$out == *"convlstm-mono "*" ok "* && $out == *"every navibench result valid: yes"* &&
+		$out == *"gpu-check: done: every step ran, every result valid"* &&
+		-s $gc/peer-w.safetensors && -s $gc/peer-cpu.npy ]]
+	ldcheck "gpu-check --dry-run: build, list, info, every step, the summary; exit 0 ($((SECONDS - start)) s)"
+	start=$SECONDS
+	out=$(NBFAKE_DEVICES="$ld_two" NBFAKE_WRONG_LAYER=1,2,7,3,5 "$TOP/scripts/gpu-check" --dry-run \
+		--plugin-dir "$ld_dir/ok" --out "$gc" 2>&1)
+	rc=$?
+	[[ $rc -eq 1 && $out == *"convlstm-mono "*" INVALID "* &&
+		$out == *"first divergence: ConvLSTM layer 1, frame 2, item 0, element (y 7, x 3, channel 5): "*"a jump: one faulty step, not rounding"* &&
+		$out == *"largest |d| per layer (the head last): "* && $out == *"every navibench result valid: NO"* ]]
+	ldcheck "gpu-check --dry-run, a wrong value planted in layer 1: the summary names its layer, frame and element; exit 1 ($((SECONDS - start)) s)"
+	grep -F "first divergence" <<<"$out" | head -n 1 | sed 's/^/# /'
+}
+
 # ---- run on a plugin's device; the timed output validated ----
 loader_run() {
 	ld_run=(run --tests "convlstm-mono,convlstm-gates" --quick --batch 2 --frames 4)
@@ -226,6 +272,7 @@ loader_run() {
 		(.valid | not) and (.tests[] | select(.name == "convlstm-mono") | .status == "INVALID"
 		 and .validation.timed_output.pass == false and .validation.timed_output.max_abs_error >= 0.4)' \
 		"$ld_dir/wrong.json"
+	loader_located
 	ldrun NAVIBENCH_PLUGIN_DIR="$ld_dir/empty" -- run --device cpu --tests convlstm-mono --quick --batch 2 --frames 4 --json "$ld_dir/cpu.json"
 	ldjq "on the CPU backend no timed-output check (the reference validation is its check)" '
 		.valid and (.tests[0].validation.timed_output == null)' "$ld_dir/cpu.json"
@@ -348,6 +395,7 @@ section_loader() {
 	loader_fallback
 	loader_amdgpu
 	loader_run
+	loader_gpu_check
 	loader_predict
 	loader_all
 	loader_real

@@ -93,7 +93,7 @@ plugin_amd() {
 	else
 		plugin_probe_run "$pt/nogpu" -- "$hip_plugin"
 		st=$?
-		grep -qx "abi 2 size [0-9]* ops_size [0-9]*" "$pt/nogpu" &&
+		grep -qx "abi 3 size [0-9]* ops_size [0-9]*" "$pt/nogpu" &&
 			grep -qx "runtime HIP [0-9.]* (ROCm)" "$pt/nogpu" &&
 			grep -qx "ops complete" "$pt/nogpu"
 		tap_result $? "plugin: dlopen in $(plugin_field dlopen_ms "$pt/nogpu") ms; the descriptor is navibench's interface" \

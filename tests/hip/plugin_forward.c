@@ -87,6 +87,49 @@ static void forward_case(const struct nb_backend_ops *o, void *ctx,
 	free(ref);
 }
 
+/* model_forward_layers: every layer's output as the reference's, the output as model_forward's */
+static void layers_case(const struct nb_backend_ops *o, void *ctx,
+			const struct nb_weights *w, void *prog, int batch, int frames)
+{
+	const struct nb_model *m = &w->model;
+	size_t nin = (size_t)batch * frames * m->height * m->width * m->channels;
+	size_t nout = nb_output_count(m, batch, frames);
+	float *in = malloc(nin * sizeof(float)), *out = malloc(nout * sizeof(float));
+	float *plain = malloc(nout * sizeof(float)), *ref = malloc(nout * sizeof(float));
+	float *got[NB_MAX_LAYERS], *want[NB_MAX_LAYERS];
+	char err[256] = "", what[400];
+	double d = 0;
+	int rc;
+
+	for (int l = 0; l < m->layers; l++) {
+		got[l] = malloc(nb_layer_output_count(m, l, batch, frames) * sizeof(float));
+		want[l] = malloc(nb_layer_output_count(m, l, batch, frames) * sizeof(float));
+	}
+	nb_movie_generate(9, batch, frames, m->height, m->width, m->channels, in, NULL);
+	rc = o->model_forward_layers(ctx, prog, in, batch, frames, got, out, err, sizeof(err));
+	if (!rc)
+		rc = o->model_forward(ctx, prog, in, batch, frames, plain, err, sizeof(err));
+	nb_ref_forward_layers(w, in, batch, frames, want, ref);
+	for (int l = 0; !rc && l < m->layers; l++) {
+		double e = max_diff(got[l], want[l], nb_layer_output_count(m, l, batch, frames));
+
+		if (!(e <= d))
+			d = e;
+	}
+	snprintf(what, sizeof(what), "%s, batch %d, %d frames: model_forward_layers: each layer within 1e-5 of the reference's (%.2g), the output model_forward's%s%s",
+		 m->name, batch, frames, d, rc ? ": " : "", err);
+	check(!rc && d <= 1e-5 && max_diff(out, plain, nout) == 0 && max_diff(out, ref, nout) <= 1e-5,
+	      what);
+	for (int l = 0; l < m->layers; l++) {
+		free(got[l]);
+		free(want[l]);
+	}
+	free(in);
+	free(out);
+	free(plain);
+	free(ref);
+}
+
 static void models_test(const struct nb_backend_ops *o, void *ctx)
 {
 	static const int shapes[][2] = {
@@ -109,6 +152,7 @@ static void models_test(const struct nb_backend_ops *o, void *ctx)
 		/* new buffers for each shape, and back to one used before */
 		for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
 			forward_case(o, ctx, w, prog, shapes[s][0], shapes[s][1]);
+		layers_case(o, ctx, w, prog, 3, 4);
 		float x;
 		int rc = o->model_forward(ctx, prog, &x, 0, 3, &x, err, sizeof(err));
 		check(rc && strstr(err, "batch 0"), "model_forward refuses batch 0, saying so");

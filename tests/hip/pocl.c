@@ -369,6 +369,7 @@ int main(int argc, char **argv)
 	kernels(prog);
 	test_cells();
 	test_forward();
+	test_diverge();
 	test_peak();
 	test_triad();
 	release();

@@ -19,7 +19,9 @@
  * the requests in flight) and exits 0.
  */
 #include <errno.h>
+#ifndef NB_WITHOUT_LIBMICROHTTPD
 #include <microhttpd.h>
+#endif
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
@@ -31,6 +33,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "optional.h"
 #include "navibench.h"
 #include "print.h"
 #include "processes.h"
@@ -88,6 +91,7 @@ struct cache {
 	char *notes;		/* the notes last said on stderr */
 };
 
+#ifndef NB_WITHOUT_LIBMICROHTTPD
 static double mono_now(void)
 {
 	struct timespec ts;
@@ -95,6 +99,7 @@ static double mono_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+#endif
 
 #define NOTE_PREFIX "# navibench: "
 
@@ -160,6 +165,7 @@ static void say_notes(const char *text, char **last)
 			(int)(strcspn(l, "\n") - plen), l + plen);
 }
 
+#ifndef NB_WITHOUT_LIBMICROHTTPD
 /*
  * scrape() - one scrape's body: the cached device metrics (read again when
  * older than --cache) followed by the exporter's own, in a new buffer the
@@ -383,6 +389,14 @@ static int serve(const char *listen)
 	pthread_mutex_destroy(&c.lock);
 	return NB_EXIT_OK;
 }
+#else
+static int serve(const char *listen)
+{
+	(void)listen;
+	return nb_lib_off("exporter", "serving /metrics over HTTP (--textfile is on)",
+			  NB_LIB_LIBMICROHTTPD);
+}
+#endif
 
 /* ---- textfile ---- */
 

@@ -12,10 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifndef NB_WITHOUT_LIBDRM
 #include "amdgpu_lib.h"
+#endif
 #include "asic.h"
 #include "cli.h"
 #include "devices.h"
+#include "optional.h"
 #include "gpu.h"
 #include "gtfs.h"
 #include "print.h"
@@ -39,6 +42,7 @@ static const struct cli_spec info_spec = {
 		  "JSON fields: see navibench(1), INFO.",
 };
 
+#ifndef NB_WITHOUT_LIBDRM
 /* A sysfs attribute of the PCI device, or NULL. */
 static const char *sysattr(const struct nb_devent *e, const char *attr, char *buf, size_t n)
 {
@@ -166,6 +170,8 @@ static void print_firmware(struct nb_print *p, struct nb_amdgpu *a)
 	nb_obj_end(p);
 }
 
+#endif
+
 /* The record of the device, its index and kind first. */
 static void begin_device(struct nb_print *p, const struct nb_print_device *id)
 {
@@ -174,6 +180,7 @@ static void begin_device(struct nb_print *p, const struct nb_print_device *id)
 	nb_str(p, "kind", "kind", id->kind);
 }
 
+#ifndef NB_WITHOUT_LIBDRM
 /* What libdrm_amdgpu answered about an amdgpu device. */
 struct amd {
 	struct nb_amdgpu a;
@@ -444,6 +451,16 @@ static int info_amdgpu(struct nb_print *p, struct nb_devent *e, struct nb_print_
 	nb_amdgpu_close(&d.a);
 	return NB_EXIT_OK;
 }
+#else
+/* Unreached: a build without libdrm lists no amdgpu device. */
+static int info_amdgpu(struct nb_print *p, struct nb_devent *e, struct nb_print_device *id)
+{
+	(void)p;
+	(void)e;
+	(void)id;
+	return nb_lib_off("info", "amdgpu devices", NB_LIB_LIBDRM);
+}
+#endif
 
 static int info_sim(struct nb_print *p, struct nb_devent *e, struct nb_print_device *id)
 {

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "engine/engine.h"
+#include "optional.h"
 #include "navibench.h"
 #include "picture.h"
 #include "plugin.h"
@@ -259,6 +260,10 @@ int cmd_predict(int argc, char **argv)
 		return cli_usage_error("predict", "unexpected argument '%s'", common.args[0]);
 	if (!model || !input || !output)
 		return cli_usage_error("predict", "--model, --input and --output are required");
+	if (png && !nb_lib_have(NB_LIB_LIBPNG))
+		return nb_lib_off("predict", "--png", NB_LIB_LIBPNG);
+	if (weights && !nb_lib_have(NB_LIB_JSON_C))
+		return nb_lib_off("predict", "--weights", NB_LIB_JSON_C);
 	const struct cli_file ins[] = { { "--input", input }, { "--weights", weights } };
 	const struct cli_file outs[] = { { "--output", output }, { "--png", png } };
 

@@ -194,6 +194,39 @@ static void validation_members(struct nb_print *p, const struct nb_validation *v
 	nb_str(p, "input", NULL, v->input);
 }
 
+/* A failed model test: where its output left the reference (engine/diverge.c). */
+static void divergence_members(struct nb_print *p, const struct nb_divergence *d)
+{
+	char text[512];
+
+	nb_diverge_text(d, text, sizeof(text));
+	nb_str(p, "diagnosis", NULL, text);
+	if (!d->found) {
+		nb_missing(p, "first_divergence", NULL, NULL);
+	} else {
+		nb_obj_begin(p, "first_divergence", NULL);
+		nb_i64(p, "layer", NULL, d->layer, NULL);
+		nb_str(p, "layer_kind", NULL, d->layer == d->layers - 1 ? "head" : "convlstm");
+		nb_i64(p, "item", NULL, d->item, NULL);
+		nb_i64(p, "frame", NULL, d->frame, NULL);
+		nb_i64(p, "y", NULL, d->y, NULL);
+		nb_i64(p, "x", NULL, d->x, NULL);
+		nb_i64(p, "channel", NULL, d->channel, NULL);
+		nb_dbl(p, "value", NULL, d->value, 0, NULL);
+		nb_dbl(p, "reference", NULL, d->ref, 0, NULL);
+		nb_dbl(p, "tolerance", NULL, d->tol, 0, NULL);
+		nb_dbl(p, "max_abs_error_before", NULL, d->max_before, 0, NULL);
+		nb_str(p, "kind", NULL, d->jump ? "jump" : "gradual");
+		nb_obj_end(p);
+	}
+	if (!d->ran)
+		return;
+	nb_arr_begin(p, "layer_max_abs_error", NULL);
+	for (int l = 0; l < d->layers; l++)
+		nb_dbl(p, "max_abs_error", NULL, d->layer_max[l], 0, NULL);
+	nb_arr_end(p);
+}
+
 /* The validation; on a GPU backend the timed output's check as a member. */
 static void cell_validation(struct nb_print *p, const struct nb_test_result *t)
 {
@@ -208,6 +241,8 @@ static void cell_validation(struct nb_print *p, const struct nb_test_result *t)
 	nb_cell_obj_begin(p, text);
 	validation_members(p, v);
 	nb_str(p, "reason", NULL, v->reason ? v->reason : "");
+	if (!v->pass && t->test->model)
+		divergence_members(p, &v->where);
 	if (t->timed.ran) {
 		nb_obj_begin(p, "timed_output", NULL);
 		validation_members(p, &t->timed);
@@ -432,6 +467,12 @@ static void emit_failures(struct nb_print *p, const struct run *r)
 			nb_text(p, "%s: INVALID: max abs error %.3g, max rel error %.3g; tolerance |d| <= %.0e + %.0e |ref| (%s)",
 				t->test->name, t->valid.max_abs, t->valid.max_rel,
 				t->valid.tol_abs, t->valid.tol_rel, t->valid.input);
+		if (!t->error[0] && !t->valid.pass && t->test->model) {
+			char text[512];
+
+			nb_diverge_text(&t->valid.where, text, sizeof(text));
+			nb_text(p, "%s: %s", t->test->name, text);
+		}
 	}
 	if (any_ns)
 		nb_text(p, "* non-standard configuration (--batch/--frames): no score");

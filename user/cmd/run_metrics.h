@@ -9,7 +9,11 @@
 
 #include <stddef.h>
 
+#include "optional.h"
+
 struct json_object;
+
+#ifndef NB_WITHOUT_JSON_C
 
 /*
  * nb_result_textfile_check() - before a run: whether dir is a directory
@@ -31,5 +35,21 @@ int nb_result_textfile(const char *cmd, struct json_object *doc, const char *dir
 
 /* nb_result_textfile_json() - the same from the JSON text (len bytes). */
 int nb_result_textfile_json(const char *cmd, const char *json, size_t len, const char *dir);
+#else
+/* The metrics are made from the result read back: off without json-c. */
+static inline int nb_result_textfile_check(const char *cmd, const char *dir)
+{
+	(void)dir;
+	return nb_lib_off(cmd, "--textfile", NB_LIB_JSON_C);
+}
+
+static inline int nb_result_textfile_json(const char *cmd, const char *json, size_t len,
+					  const char *dir)
+{
+	(void)json;
+	(void)len;
+	return nb_result_textfile_check(cmd, dir);
+}
+#endif
 
 #endif /* NAVIBENCH_CMD_RUN_METRICS_H */

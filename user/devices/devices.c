@@ -14,11 +14,14 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#ifndef NB_WITHOUT_LIBDRM
 #include <xf86drm.h>
 
 #include "amdgpu_lib.h"
+#endif
 #include "asic.h"
 #include "devices.h"
+#include "optional.h"
 #include "gtfs.h"
 #include "plugin.h"
 #include "print.h"
@@ -102,7 +105,7 @@ void nb_access_hint(const char *node, int err, char *buf, unsigned long n)
 /* The driver a sysfs device directory is bound to, from its driver link. */
 static void sysfs_driver(const char *sysdev, char *buf, size_t n)
 {
-	char path[160], link[256];
+	char path[336], link[256];	/* sysdev: at most a 320-byte path */
 	ssize_t len;
 	const char *base;
 
@@ -150,6 +153,7 @@ static struct nb_devent *add_dev(struct nb_devlist *l, enum nb_device_kind kind)
 	return d;
 }
 
+#ifndef NB_WITHOUT_LIBDRM
 /* The name of an amdgpu device: marketing name, else ASIC and ids. */
 static void amdgpu_name(struct nb_devent *e, struct nb_amdgpu *a)
 {
@@ -343,6 +347,14 @@ static void scan_drm(struct nb_devlist *l, unsigned int flags)
 	drmFreeDevices(devs, n);
 	drm_name_all(l, first, flags, libwhy);
 }
+#else
+static void scan_drm(struct nb_devlist *l, unsigned int flags)
+{
+	(void)flags;
+	snprintf(l->drm_note, sizeof(l->drm_note), "amdgpu devices are off: navibench was built "
+		 "without libdrm (install libdrm-dev, then rebuild: make -C user)");
+}
+#endif
 
 /*
  * AMD display devices that have no DRM node at all (no driver bound, or a
@@ -384,8 +396,12 @@ static void scan_pci_without_drm(struct nb_devlist *l)
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", de->d_name);
 		sysfs_driver(path, drv, sizeof(drv));
 		snprintf(what, sizeof(what), "%s [%04lx:%04lx]", de->d_name, vendor, device);
-		add_skipped(l, what, "AMD display device without a DRM node (driver: %s); "
-			    "navibench needs one bound to amdgpu", drv[0] ? drv : "none");
+		if (!nb_lib_have(NB_LIB_LIBDRM))
+			add_skipped(l, what, "driver: %s; navibench was built without libdrm",
+				    drv[0] ? drv : "none");
+		else
+			add_skipped(l, what, "AMD display device without a DRM node (driver: %s); "
+				    "navibench needs one bound to amdgpu", drv[0] ? drv : "none");
 	}
 	closedir(d);
 }

@@ -111,6 +111,7 @@ static const struct nb_plugin *check_plugin(void *h, const char *file, char *why
 {
 	nb_plugin_fn fn;
 	const struct nb_plugin *p;
+	size_t ops_size;
 
 	*(void **)&fn = dlsym(h, NB_PLUGIN_SYMBOL);
 	if (!fn) {
@@ -123,18 +124,18 @@ static const struct nb_plugin *check_plugin(void *h, const char *file, char *why
 		add_reason(why, n, "%s returned no descriptor", file);
 		return NULL;
 	}
-	if (p->abi_version != NB_PLUGIN_ABI_VERSION) {
-		add_reason(why, n, "%s has interface version %u, this navibench needs %u "
+	if (p->abi_version < NB_PLUGIN_ABI_OLDEST || p->abi_version > NB_PLUGIN_ABI_VERSION) {
+		add_reason(why, n, "%s has interface version %u, this navibench needs %u to %u "
 			   "(rebuild the plugin from this source: make -C hip)",
-			   file, p->abi_version, NB_PLUGIN_ABI_VERSION);
+			   file, p->abi_version, NB_PLUGIN_ABI_OLDEST, NB_PLUGIN_ABI_VERSION);
 		return NULL;
 	}
-	if (p->size != sizeof(struct nb_plugin) ||
-	    p->ops_size != sizeof(struct nb_backend_ops)) {
+	ops_size = p->abi_version == 2 ? NB_PLUGIN_OPS_SIZE_V2 : sizeof(struct nb_backend_ops);
+	if (p->size != sizeof(struct nb_plugin) || p->ops_size != ops_size) {
 		add_reason(why, n, "%s has interface version %u but other structure sizes "
 			   "(descriptor %u, ops %u; navibench %zu, %zu): rebuild it from this source",
 			   file, p->abi_version, p->size, p->ops_size,
-			   sizeof(struct nb_plugin), sizeof(struct nb_backend_ops));
+			   sizeof(struct nb_plugin), ops_size);
 		return NULL;
 	}
 	if (!p->name || !p->device_count || !p->device_info || !p->ops) {
@@ -142,6 +143,20 @@ static const struct nb_plugin *check_plugin(void *h, const char *file, char *why
 		return NULL;
 	}
 	return p;
+}
+
+/*
+ * The checked descriptor and ops copied at this navibench's sizes (an older
+ * version's ops are shorter: what it lacks stays NULL); g->p points to the
+ * copy from then on.
+ */
+static void adopt(struct nb_gpu_plugin *g)
+{
+	memset(&g->ops, 0, sizeof(g->ops));
+	memcpy(&g->ops, g->p->ops, g->p->ops_size);
+	g->desc = *g->p;
+	g->desc.ops = &g->ops;
+	g->p = &g->desc;
 }
 
 /* Ask the runtime for its devices; 0 when it has at least one. */
@@ -206,6 +221,8 @@ static void load_all(void)
 			continue;
 		}
 		g->p = check_plugin(h, file, why, sizeof(why));
+		if (g->p)
+			adopt(g);
 		if (!g->p || query_devices(g, file, why, sizeof(why))) {
 			/* kept loaded: a runtime may not survive being unloaded */
 			g->p = NULL;

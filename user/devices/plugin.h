@@ -21,7 +21,13 @@
 
 /* A loaded plugin whose runtime reported at least one device. */
 struct nb_gpu_plugin {
-	const struct nb_plugin *p;
+	const struct nb_plugin *p;	/* &desc */
+	/*
+	 * The plugin's descriptor and ops, copied at this navibench's sizes:
+	 * what an older interface version lacks is NULL (engine/plugin.h).
+	 */
+	struct nb_plugin desc;
+	struct nb_backend_ops ops;
 	char path[512];
 	int ndev;
 	struct nb_plugin_device *dev;	/* dev[i]: ordinal i */

@@ -408,6 +408,11 @@ static int run_model(const struct nb_backend_ops *ops, void *ctx,
 			 sizeof(r->valid.input) - strlen(r->valid.input),
 			 "; and %s", r->timed.input);
 	}
+	if (!r->valid.pass) {
+		progress(cfg, ti->name, "locating the divergence, layer by layer");
+		nb_diverge_run(ops, ctx, j.prog, w, in, r->batch, vframes, r->valid.tol_abs,
+			       r->valid.tol_rel, &r->valid.where);
+	}
 	rc = 0;
 	goto out;
 oom:

@@ -635,8 +635,23 @@ static void head2d_worker(void *arg, int tid, int n)
 	}
 }
 
-static int cpu_model_forward(void *ctx, void *vp, const float *in, int batch,
-			     int frames, float *out, char *err, size_t errlen)
+/* layer l's output as it returns it (engine.h) from its padded sequence seq */
+static void layer_output(const struct prog *p, int l, const float *seq, float *dst)
+{
+	const struct nb_model *m = &p->m;
+	int hh = m->height, ww = m->width, f = m->filters[l], fp = p->layer[l].fp;
+	int keep = nb_layer_output_frames(m, l, p->frames);
+
+	for (int b = 0; b < p->batch; b++)
+		for (int t = 0; t < keep; t++)
+			pad_out(dst + ((size_t)b * keep + t) * hh * ww * f,
+				seq + ((size_t)b * p->frames + p->frames - keep + t) *
+				padded(hh, ww, fp), hh, ww, f, fp);
+}
+
+static int cpu_model_forward_layers(void *ctx, void *vp, const float *in, int batch,
+				    int frames, float *const *layers, float *out, char *err,
+				    size_t errlen)
 {
 	struct cpu *c = ctx;
 	struct prog *p = vp;
@@ -693,6 +708,8 @@ static int cpu_model_forward(void *ctx, void *vp, const float *in, int batch,
 			run_step(c, &s);
 			cur ^= 1;
 		}
+		if (layers)
+			layer_output(p, l, dst, layers[l]);
 		src = dst;
 		src_frame = hframe;
 	}
@@ -704,6 +721,12 @@ static int cpu_model_forward(void *ctx, void *vp, const float *in, int batch,
 	pool_run(&c->pool, m->head == NB_HEAD_CONV3D ? head3d_worker :
 		 head2d_worker, &hd);
 	return 0;
+}
+
+static int cpu_model_forward(void *ctx, void *vp, const float *in, int batch,
+			     int frames, float *out, char *err, size_t errlen)
+{
+	return cpu_model_forward_layers(ctx, vp, in, batch, frames, NULL, out, err, errlen);
 }
 
 /* ---- one cell, for the gate convolution test ---- */
@@ -900,4 +923,5 @@ const struct nb_backend_ops nb_cpu_backend = {
 	.cell_free = cpu_cell_free,
 	.fma_peak = cpu_fma_peak,
 	.triad = cpu_triad,
+	.model_forward_layers = cpu_model_forward_layers,
 };

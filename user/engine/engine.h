@@ -134,10 +134,20 @@ void nb_movie_generate(uint64_t seed, int batch, int frames, int height,
 
 /* Output size of a forward pass: mono (B,T,H,W,1), colour (B,H,W,out). */
 size_t nb_output_count(const struct nb_model *m, int batch, int frames);
+/*
+ * Output size of ConvLSTM layer l (after its BatchNormalization), as the
+ * layer returns it: (B,T,H,W,F), or (B,1,H,W,F) for a layer that returns
+ * its final state only (the Conv2D model's last).
+ */
+size_t nb_layer_output_count(const struct nb_model *m, int l, int batch, int frames);
+int nb_layer_output_frames(const struct nb_model *m, int l, int frames);
 
 /* Naive reference, double-precision accumulation. */
 void nb_ref_forward(const struct nb_weights *w, const float *in, int batch,
 		    int frames, float *out);
+/* The same, with layer l's output in layers[l] (nb_layer_output_count()). */
+void nb_ref_forward_layers(const struct nb_weights *w, const float *in, int batch,
+			   int frames, float *const *layers, float *out);
 /* One cell step: z from x (B,H,W,Cin) and h, gates, new h and c (B,H,W,F). */
 void nb_ref_cell(int batch, int height, int width, int cin, int filters,
 		 const float *kernel, const float *rkernel, const float *bias,
@@ -206,6 +216,18 @@ struct nb_backend_ops {
 	 * benchmark then times the call with the host clock.
 	 */
 	double (*device_seconds)(void *ctx);
+
+	/*
+	 * Optional (NULL: not offered; plugins of interface version 2 lack
+	 * it): model_forward that also writes each ConvLSTM layer's output
+	 * into layers[l] (nb_layer_output_count() floats), what a framework's
+	 * forward hooks see, so that a wrong output can be traced to the
+	 * first layer, frame and element that left the reference
+	 * (nb_diverge_run()). Not timed.
+	 */
+	int (*model_forward_layers)(void *ctx, void *prog, const float *in,
+				    int batch, int frames, float *const *layers,
+				    float *out, char *err, size_t errlen);
 };
 
 extern const struct nb_backend_ops nb_cpu_backend;
@@ -261,12 +283,35 @@ struct nb_stats {
 	double begin, end;
 };
 
+/*
+ * Where a model's output went wrong: the backend's per-layer outputs
+ * (model_forward_layers) against the reference's, layer by layer, frame by
+ * frame, element by element, the first value beyond the tolerance.
+ */
+struct nb_divergence {
+	bool ran;			/* the per-layer comparison ran */
+	bool found;			/* a value beyond the tolerance */
+	int layer;			/* ConvLSTM layer 0..layers-1; layers: the head */
+	int item, frame;		/* batch item; frame (the head's: its output frame) */
+	int y, x, channel;		/* the element in that frame (H, W, C) */
+	double value, ref, tol;		/* tol: tol_abs + tol_rel |ref| */
+	double max_before;		/* largest |d| over every earlier layer and frame */
+	bool jump;			/* |d| > NB_DIVERGE_JUMP x max_before: one faulty step */
+	int layers;			/* entries of layer_max below */
+	double layer_max[NB_MAX_LAYERS + 1];	/* largest |d| per layer, the head last */
+	char note[160];			/* !ran or !found: why */
+};
+
+/* A first divergence this many times the largest difference before it is a jump. */
+#define NB_DIVERGE_JUMP 10.0
+
 struct nb_validation {
 	bool ran, pass;
 	double max_abs, max_rel;	/* over the compared values */
 	double tol_abs, tol_rel;	/* pass: |d| <= tol_abs + tol_rel |ref| */
 	char input[320];		/* what was compared */
 	const char *reason;		/* why this tolerance */
+	struct nb_divergence where;	/* a model test that failed: where it went wrong */
 };
 
 struct nb_test_result {
@@ -297,6 +342,28 @@ struct nb_test_result {
 int nb_bench_run(const struct nb_backend_ops *ops, void *ctx,
 		 enum nb_test_id id, const struct nb_run_config *cfg,
 		 double peak_gflops, struct nb_test_result *r);
+
+/*
+ * nb_diverge_find() - one item (batch 1): the backend's per-layer outputs
+ * layers[l] and output out, for input in (frames frames), against the
+ * reference's; fills d (the first value beyond tol_abs + tol_rel |ref|).
+ */
+void nb_diverge_find(const struct nb_weights *w, const float *in, int frames,
+		     float *const *layers, const float *out, double tol_abs,
+		     double tol_rel, struct nb_divergence *d);
+/*
+ * nb_diverge_run() - run prog on in (batch x frames) with its per-layer
+ * outputs and locate, over items 0 and batch - 1, the first divergence
+ * (the earliest layer, then frame). d->ran false, with d->note, when the
+ * backend has no per-layer outputs or could not run.
+ */
+void nb_diverge_run(const struct nb_backend_ops *ops, void *ctx, void *prog,
+		    const struct nb_weights *w, const float *in, int batch,
+		    int frames, double tol_abs, double tol_rel,
+		    struct nb_divergence *d);
+
+/* One sentence for people: where, the values, jump or rounding; or why not. */
+void nb_diverge_text(const struct nb_divergence *d, char *buf, size_t n);
 
 /* The reference device's results (reference.h), for the score. */
 struct nb_reference {

@@ -123,6 +123,17 @@ size_t nb_output_count(const struct nb_model *m, int batch, int frames)
 	return (size_t)batch * px;
 }
 
+int nb_layer_output_frames(const struct nb_model *m, int l, int frames)
+{
+	return m->head == NB_HEAD_CONV2D && l == m->layers - 1 ? 1 : frames;
+}
+
+size_t nb_layer_output_count(const struct nb_model *m, int l, int batch, int frames)
+{
+	return (size_t)batch * nb_layer_output_frames(m, l, frames) * m->height *
+		m->width * m->filters[l];
+}
+
 static void put(struct nb_tensor *t, const char *name, float **data,
 		int rank, const int64_t *shape)
 {

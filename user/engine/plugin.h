@@ -7,10 +7,15 @@
  * a machine without ROCm or CUDA fails the dlopen() and runs on the CPU.
  *
  * A plugin exports one symbol, NB_PLUGIN_SYMBOL, a function returning its
- * descriptor. navibench refuses a descriptor whose abi_version is not its
- * own NB_PLUGIN_ABI_VERSION or whose sizes differ from its own: bump the
- * version whenever this header, struct nb_backend_ops or any structure it
- * passes (engine.h) changes.
+ * descriptor. navibench refuses a descriptor whose abi_version is not one
+ * it knows or whose sizes are not that version's: bump the version
+ * whenever this header, struct nb_backend_ops or any structure it passes
+ * (engine.h) changes.
+ *
+ * Versions: 2; 3 appended nb_backend_ops.model_forward_layers (optional,
+ * each layer's output). navibench still loads a version 2 plugin, whose
+ * ops end before it: the entry is NULL for it, and a result that fails
+ * validation on it says that it cannot be located.
  */
 #ifndef NB_ENGINE_PLUGIN_H
 #define NB_ENGINE_PLUGIN_H
@@ -19,7 +24,10 @@
 
 #include "engine.h"
 
-#define NB_PLUGIN_ABI_VERSION 2
+#define NB_PLUGIN_ABI_VERSION 3
+/* The oldest version navibench loads, and the size of its ops. */
+#define NB_PLUGIN_ABI_OLDEST 2
+#define NB_PLUGIN_OPS_SIZE_V2 offsetof(struct nb_backend_ops, model_forward_layers)
 #define NB_PLUGIN_SYMBOL "navibench_plugin"
 
 /* One GPU as the plugin's runtime sees it. Unknown numbers are 0. */

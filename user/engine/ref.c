@@ -208,8 +208,27 @@ static void ref_head(const struct nb_weights *w, const float *seq, int f,
 									 b, y, x, o));
 }
 
+/* layer l's states seq (every frame) as the layer returns them, into dst */
+static void ref_layer_output(const struct nb_model *m, int l, const float *seq,
+			     int batch, int frames, float *dst)
+{
+	int keep = nb_layer_output_frames(m, l, frames);
+	size_t frame = (size_t)m->height * m->width * m->filters[l];
+
+	for (int b = 0; b < batch; b++)
+		memcpy(dst + (size_t)b * keep * frame,
+		       seq + ((size_t)b * frames + frames - keep) * frame,
+		       keep * frame * sizeof(float));
+}
+
 void nb_ref_forward(const struct nb_weights *w, const float *in, int batch,
 		    int frames, float *out)
+{
+	nb_ref_forward_layers(w, in, batch, frames, NULL, out);
+}
+
+void nb_ref_forward_layers(const struct nb_weights *w, const float *in, int batch,
+			   int frames, float *const *layers, float *out)
 {
 	const struct nb_model *m = &w->model;
 	const float *seq = in;
@@ -219,6 +238,8 @@ void nb_ref_forward(const struct nb_weights *w, const float *in, int batch,
 	for (int l = 0; l < m->layers; l++) {
 		float *next = ref_layer(w, l, seq, cin, batch, frames);
 
+		if (layers)
+			ref_layer_output(m, l, next, batch, frames, layers[l]);
 		free(prev);
 		prev = next;
 		seq = next;

@@ -6,7 +6,7 @@
  * model needs, no other, each F32, of the model's shape, inside the file.
  */
 #include <errno.h>
-#include <json-c/json.h>
+#include "jwrite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,7 @@
 
 #define MAX_HEADER (64u << 20)
 
+#ifndef NB_WITHOUT_JSON_C
 static void shape_str(char *buf, size_t n, const int64_t *shape, int rank)
 {
 	size_t o = 0;
@@ -27,6 +28,7 @@ static void shape_str(char *buf, size_t n, const int64_t *shape, int rank)
 	if (o < n)
 		snprintf(buf + o, n - o, "]");
 }
+#endif
 
 int nb_safetensors_write(const char *path, struct nb_weights *w)
 {
@@ -87,6 +89,7 @@ out:
 	return rc;
 }
 
+#ifndef NB_WITHOUT_JSON_C
 static unsigned char *read_all(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -324,3 +327,13 @@ out:
 	free(buf);
 	return rc;
 }
+#else
+/* Reading the header needs a JSON parser: json-c (optional.h). */
+int nb_safetensors_read(const char *path, struct nb_weights *w)
+{
+	(void)w;
+	fprintf(stderr, "navibench: %s: reading safetensors is off in this build: it needs "
+		"json-c (install libjson-c-dev, then rebuild: make -C user)\n", path);
+	return -1;
+}
+#endif

@@ -3,8 +3,12 @@
  * The system record of a run result: see system.h and
  * engine/result-schema.md ("system").
  */
+#ifndef NB_WITHOUT_JSON_C
 #include <json-c/json.h>
+#endif
+#ifndef NB_WITHOUT_LIBPNG
 #include <png.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,12 +122,17 @@ void nb_system_start(struct nb_system *s, const char *pci, const char *device)
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vbios_version", pci);
 		read_line(path, s->vbios_version, sizeof(s->vbios_version));
 	}
+#ifndef NB_WITHOUT_JSON_C
+	/* read back to be emitted in any format; without a parser, absent */
 	if (device) {
 		char *text = nb_info_json_text(device);
 
 		s->device_info = text ? json_tokener_parse(text) : NULL;
 		free(text);
 	}
+#else
+	(void)device;
+#endif
 }
 
 void nb_system_end(struct nb_system *s)
@@ -133,7 +142,9 @@ void nb_system_end(struct nb_system *s)
 
 void nb_system_free(struct nb_system *s)
 {
+#ifndef NB_WITHOUT_JSON_C
 	json_object_put(s->device_info);
+#endif
 	s->device_info = NULL;
 }
 
@@ -155,6 +166,7 @@ static void loadavg(struct nb_print *p, const char *key, const struct nb_loadavg
 }
 
 /* A JSON value kept from another document, printed again member by member. */
+#ifndef NB_WITHOUT_JSON_C
 static void emit_json(struct nb_print *p, const char *key, struct json_object *o)
 {
 	switch (json_object_get_type(o)) {
@@ -187,6 +199,7 @@ static void emit_json(struct nb_print *p, const char *key, struct json_object *o
 		break;
 	}
 }
+#endif
 
 static void emit_build(struct nb_print *p)
 {
@@ -202,8 +215,12 @@ static void emit_build(struct nb_print *p)
 	nb_obj_end(p);
 	nb_obj_begin(p, "libraries", NULL);
 	opt_str(p, "libdrm", NB_LIBDRM_VERSION);
+#ifndef NB_WITHOUT_JSON_C
 	nb_str(p, "json-c", NULL, json_c_version());
+#endif
+#ifndef NB_WITHOUT_LIBPNG
 	nb_str(p, "libpng", NULL, png_get_libpng_ver(NULL));
+#endif
 	nb_obj_end(p);
 }
 
@@ -236,7 +253,9 @@ void nb_system_emit(struct nb_print *p, const struct nb_system *s)
 	loadavg(p, "start", &s->load_start);
 	loadavg(p, "end", &s->load_end);
 	nb_obj_end(p);
+#ifndef NB_WITHOUT_JSON_C
 	if (s->device_info)
 		emit_json(p, "device_info", s->device_info);
+#endif
 	nb_obj_end(p);
 }

@@ -5,7 +5,7 @@
  * line as soon as it ends (JSON Lines).
  */
 #include <errno.h>
-#include <json-c/json.h>
+#include "jwrite.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <math.h>
+#ifndef NB_WITHOUT_LIBPNG
 #include <png.h>
+#endif
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +164,7 @@ void nb_canvas_text(struct nb_canvas *c, int x, int y, const char *s, int scale)
 	}
 }
 
+#ifndef NB_WITHOUT_LIBPNG
 struct membuf {
 	unsigned char *data;
 	size_t len, cap;
@@ -241,3 +244,12 @@ int nb_canvas_write_png(const struct nb_canvas *c, const char *path)
 	}
 	return 0;
 }
+#else
+int nb_canvas_write_png(const struct nb_canvas *c, const char *path)
+{
+	(void)c;
+	fprintf(stderr, "navibench: %s: writing PNG is off in this build: it needs libpng "
+		"(install libpng-dev, then rebuild: make -C user)\n", path);
+	return -1;
+}
+#endif

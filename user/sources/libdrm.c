@@ -4,12 +4,15 @@
  * on the render node.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sources.h"
+
+#ifndef NB_WITHOUT_LIBDRM
 #include "amdgpu_lib.h"
 #include "asic.h"
-#include "sources.h"
 
 struct libdrm {
 	struct nb_amdgpu a;
@@ -111,3 +114,19 @@ const struct nb_source nb_source_libdrm = {
 	.close = libdrm_close,
 	.read = libdrm_read,
 };
+#else
+/* Never opened: a build without libdrm lists no amdgpu device (optional.h). */
+static int libdrm_off(struct nb_sensor_dev *d, void **priv, char *note, unsigned long n)
+{
+	(void)d;
+	(void)priv;
+	snprintf(note, n, "libdrm_amdgpu readings are off: navibench was built without libdrm");
+	return -ENOSYS;
+}
+
+const struct nb_source nb_source_libdrm = {
+	.name = "libdrm_amdgpu",
+	.amdgpu_only = true,
+	.open = libdrm_off,
+};
+#endif
