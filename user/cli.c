@@ -585,6 +585,7 @@ static void cli_help_roff(const struct cli_spec *spec)
 		cli_roff_text(stdout, text);
 		printf("\n");
 	}
+	printf(".PP\n");	/* the prose after it is a paragraph of its own */
 }
 
 static const struct cli_option *find_long(const struct cli_spec *spec, const char *name,
