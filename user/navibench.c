@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "optional.h"
@@ -113,11 +114,14 @@ static int man_page(const char *template)
 	FILE *f = fopen(template, "r");
 	bool done[NCOMMANDS] = { false };
 	char line[4096];
+	struct stat st;
 	int rc = 0;
 
-	if (!f) {
-		fprintf(stderr, "navibench --man-page: cannot open %s: %s\n", template,
-			strerror(errno));
+	if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "navibench --man-page: %s: %s\n", template,
+			f ? "not a regular file" : strerror(errno));
+		if (f)
+			fclose(f);
 		return NB_EXIT_USAGE;
 	}
 	cli_help_as_roff();
