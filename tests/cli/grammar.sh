@@ -105,6 +105,7 @@ done
 # ---- a missing input file ----
 weights="$tmp/g-weights.safetensors"
 "$NB" weights --model convlstm-mono --output "$weights" >/dev/null 2>&1
+# shellcheck disable=SC2034 # read by bad_path_cases, by name
 declare -A missing=(
 	[run]="--weights $tmp/none.safetensors --tests convlstm-mono"
 	[predict]="-m convlstm-mono -i $tmp/none.npy -o $tmp/p.npy"
@@ -115,6 +116,7 @@ bad_path_cases missing 2 "*$tmp/none.*: No such file or directory; name a file t
 	"reads no input file" '.* FILE' '--(json|output|png)'
 
 # ---- an output in a directory that does not exist ----
+# shellcheck disable=SC2034 # read by bad_path_cases, by name
 declare -A outdir=(
 	[list]="--json $tmp/nodir/x.json" [info]="--json=$tmp/nodir/x.json"
 	[sensors]="--json $tmp/nodir/x.json" [processes]="--json $tmp/nodir/x.json"
@@ -123,6 +125,7 @@ declare -A outdir=(
 	[weights]="-m convlstm-mono -o $tmp/nodir/w.safetensors"
 	[exporter]="--textfile $tmp/nodir" [report]="$weights --output $tmp/nodir/r.html"
 )
+# shellcheck disable=SC2034 # read by bad_path_cases, by name
 help_has compare json && outdir[compare]="--json=$tmp/nodir/x.json $weights $weights"
 bad_path_cases outdir 2 "*$tmp/nodir*create it*" "exit 2 (usage), the directory and the fix named" \
 	"writes no file" '(json|output|png|textfile)' '^$'

@@ -54,7 +54,7 @@ readme_run() {
 		head -c $((2 * 3 * 40 * 40 * 4)) /dev/zero
 	} >"$wd/movie.npy"
 
-	local block=0 infence=0 mark= lang= kind= n=0 prev= line
+	local block=0 infence=0 mark='' lang='' kind='' n=0 prev='' line
 	local -a cmds=() wants=()
 	while IFS= read -r line || [[ -n $line ]]; do
 		n=$((n + 1))

@@ -12,6 +12,7 @@
 #
 # Writes go through gt_write (built from gt_write.c), which prints the
 # errno name of each write() exactly.
+# shellcheck disable=SC2154 # gt_marker: set by gt_mark (gt_lib.sh)
 . "$(dirname "$0")/gt_lib.sh"
 
 GT_WRITE=${GT_WRITE:-$(dirname "$0")/gt_write}

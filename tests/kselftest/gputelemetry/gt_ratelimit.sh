@@ -12,6 +12,7 @@
 # Every message a write can trigger is flooded in turn: a number out of
 # range (one message for every numeric file), an unknown fail_sensors key,
 # new_device malformed and existing, del_device malformed and missing.
+# shellcheck disable=SC2154 # gt_marker: set by gt_mark (gt_lib.sh)
 . "$(dirname "$0")/gt_lib.sh"
 
 GT_WRITE=${GT_WRITE:-$(dirname "$0")/gt_write}
