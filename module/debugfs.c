@@ -135,7 +135,8 @@ int gt_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned in
  * @out: receives the value
  *
  * One command (gt_parse_cmd()) holding one number (gt_parse_uint()). A
- * refused one is logged with the file and the range expected.
+ * refused one is logged with the file and the range expected, rate
+ * limited: whoever may write the file must not be able to flood the log.
  *
  * Return: 0, -EINVAL or -EFAULT.
  */
@@ -153,8 +154,8 @@ int gt_write_uint(struct gt_device *gdev, const char *file, const char __user *u
 	else
 		buf[0] = '\0';	/* not printable text: not shown */
 	if (ret)
-		pr_err("%s/%s: \"%s\" is invalid: expected a decimal integer in %u..%u\n",
-		       gdev->name, file, buf, min, max);
+		pr_err_ratelimited("%s/%s: \"%s\" is invalid: expected a decimal integer in %u..%u\n",
+				   gdev->name, file, buf, min, max);
 	return ret;
 }
 

@@ -420,8 +420,8 @@ static ssize_t gt_sim_fail_write(struct file *file, const char __user *ubuf, siz
 		while ((key = strsep(&cur, " "))) {
 			id = gt_sim_sensor_by_key(key);
 			if (id < 0) {
-				pr_err("%s: fail_sensors: unknown key \"%s\": expected \"none\" or keys of \"sensors\" separated by one space\n",
-				       gdev->name, key);
+				pr_err_ratelimited("%s: fail_sensors: unknown key \"%s\": expected \"none\" or keys of \"sensors\" separated by one space\n",
+						   gdev->name, key);
 				return -EINVAL;
 			}
 			fail |= BIT(id);
@@ -519,8 +519,8 @@ static ssize_t gt_sim_new_write(struct file *file, const char __user *ubuf, size
 		}
 	}
 	if (ret) {
-		pr_err("new_device: expected \"<id> <profile>\" with id 0..%u and profile one of: %s\n",
-		       GT_SIM_ID_MAX, gt_sim_profile_names);
+		pr_err_ratelimited("new_device: expected \"<id> <profile>\" with id 0..%u and profile one of: %s\n",
+				   GT_SIM_ID_MAX, gt_sim_profile_names);
 		return ret;
 	}
 
@@ -528,7 +528,7 @@ static ssize_t gt_sim_new_write(struct file *file, const char __user *ubuf, size
 	ret = gt_sim_create(id, p);
 	mutex_unlock(&gt_sim_lock);
 	if (ret == -EEXIST)
-		pr_err("new_device: " GT_SIM_PREFIX "%u already exists\n", id);
+		pr_err_ratelimited("new_device: " GT_SIM_PREFIX "%u already exists\n", id);
 	return ret ? ret : count;
 }
 
@@ -553,7 +553,7 @@ static ssize_t gt_sim_del_write(struct file *file, const char __user *ubuf, size
 	if (!ret)
 		ret = gt_parse_uint(buf, 0, GT_SIM_ID_MAX, &id);
 	if (ret) {
-		pr_err("del_device: expected \"<id>\" with id 0..%u\n", GT_SIM_ID_MAX);
+		pr_err_ratelimited("del_device: expected \"<id>\" with id 0..%u\n", GT_SIM_ID_MAX);
 		return ret;
 	}
 
@@ -569,7 +569,7 @@ static ssize_t gt_sim_del_write(struct file *file, const char __user *ubuf, size
 	gt_device_put(gdev);
 	mutex_unlock(&gt_sim_lock);
 	if (ret == -ENOENT)
-		pr_err("del_device: no simulated device %s\n", name);
+		pr_err_ratelimited("del_device: no simulated device %s\n", name);
 	return ret;
 }
 

@@ -22,13 +22,19 @@
  *		return rc;	// --help printed (0) or bad usage reported (2)
  *
  * A bad value is reported as: the command, the option, the value given and
- * what is accepted; the exit status is NB_EXIT_USAGE (2).
+ * what is accepted; the exit status is NB_EXIT_USAGE (2). Every option
+ * takes its value as "--opt VALUE", "--opt=VALUE", "-o VALUE" or "-oVALUE".
+ * A file an option names (CLI_INFILE_OPT, CLI_OUTFILE_OPT, --json FILE)
+ * is checked here too: missing, of the wrong kind or not accessible is a
+ * usage error, before the command does anything; a directory to write in,
+ * by cli_check_dir().
  */
 #ifndef NAVIBENCH_CLI_H
 #define NAVIBENCH_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct nb_print_ops;
 
@@ -41,6 +47,18 @@ enum cli_type {
 	CLI_T_CHOICE,		/* int *: index of the value in choices[] */
 };
 
+/*
+ * A file or directory a CLI_T_STRING value names, checked by cli_parse()
+ * before the command runs, so that a bad path is a usage error (2) in
+ * every command, said before any work is done.
+ */
+enum cli_path {
+	CLI_PATH_NONE,
+	CLI_PATH_IN,		/* a file to read: it exists, is no directory, is readable */
+	CLI_PATH_OUT,		/* a file to write ("-": stdout): its directory exists and
+				 * is writable; it is no directory */
+};
+
 struct cli_option {
 	const char *name;	/* long name, without "--"; NULL ends a table */
 	char short_name;	/* 0 when none */
@@ -50,6 +68,14 @@ struct cli_option {
 	const char *help;	/* one line; the default may be stated here */
 	double min, max;	/* CLI_T_INT, CLI_T_DOUBLE; ms for CLI_T_DURATION */
 	const char *const *choices;	/* CLI_T_CHOICE, NULL-terminated */
+	enum cli_path path;	/* CLI_T_STRING: what the value names */
+	/*
+	 * CLI_T_STRING whose value may be left out: --opt alone gives implied
+	 * (not NULL); --opt=VALUE, -oVALUE, and "--opt VALUE" when VALUE does
+	 * not start with '-' and the command takes no positional arguments
+	 * (else only "-"), give VALUE. --help shows --opt[=METAVAR].
+	 */
+	const char *implied;
 };
 
 #define CLI_FLAG_OPT(n, s, v, h) \
@@ -57,6 +83,12 @@ struct cli_option {
 #define CLI_STRING_OPT(n, s, v, m, h) \
 	{ .name = (n), .short_name = (s), .type = CLI_T_STRING, .value = (v), \
 	  .metavar = (m), .help = (h) }
+#define CLI_INFILE_OPT(n, s, v, m, h) \
+	{ .name = (n), .short_name = (s), .type = CLI_T_STRING, .value = (v), \
+	  .metavar = (m), .help = (h), .path = CLI_PATH_IN }
+#define CLI_OUTFILE_OPT(n, s, v, m, h) \
+	{ .name = (n), .short_name = (s), .type = CLI_T_STRING, .value = (v), \
+	  .metavar = (m), .help = (h), .path = CLI_PATH_OUT }
 #define CLI_INT_OPT(n, s, v, m, lo, hi, h) \
 	{ .name = (n), .short_name = (s), .type = CLI_T_INT, .value = (v), \
 	  .metavar = (m), .min = (lo), .max = (hi), .help = (h) }
@@ -74,9 +106,12 @@ struct cli_option {
 /* Common options a command takes (struct cli_spec.common). */
 enum {
 	CLI_DEVICE = 1 << 0,	/* -d, --device DEV */
-	CLI_JSON = 1 << 1,	/* -j, --json[=FILE] */
+	CLI_JSON = 1 << 1,	/* -j, --json[=FILE] (an output file, checked) */
 	CLI_FORMAT = 1 << 2,	/* --format FMT (text, json, csv, prometheus); with
 				 * CLI_JSON, --json is --format json */
+	CLI_DEVICE_ALL = 1 << 3,	/* with CLI_DEVICE: --device all, every GPU at once */
+	CLI_ARGS_IN = 1 << 4,	/* the positional arguments are files to read,
+				 * checked as CLI_PATH_IN */
 };
 
 struct cli_spec {
@@ -84,7 +119,12 @@ struct cli_spec {
 	const char *summary;	/* one line, shown in --help */
 	const char *description;	/* optional paragraph(s) after the usage */
 	const char *positional;	/* e.g. "FILE...": positional arguments allowed */
-	unsigned int common;	/* CLI_DEVICE | CLI_JSON | CLI_FORMAT */
+	unsigned int common;	/* CLI_DEVICE | CLI_JSON | CLI_FORMAT ... */
+	/*
+	 * CLI_DEVICE: what the command reads without --device, in --help and
+	 * the man page ("0" when NULL; the command's code must agree).
+	 */
+	const char *device_default;
 	const struct cli_option *options;	/* may be NULL */
 	const char *epilog;	/* optional text after the options */
 };
@@ -117,6 +157,40 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 
 /* cli_help() - print the command's help to stdout. */
 void cli_help(const struct cli_spec *spec);
+
+/*
+ * cli_help_as_roff() - from now on, --help prints the command's synopsis
+ * and options as roff for the man page's COMMANDS section (a .SS heading,
+ * the synopsis, the summary and a .TP per option), from the same table
+ * as the text: navibench --man-page, run when navibench.1 is built.
+ */
+void cli_help_as_roff(void);
+
+/*
+ * cli_roff_text() - print text to f for roff: backslashes and minus signs
+ * escaped, a line that would start with a control character ('.' or ')
+ * protected; new lines kept.
+ */
+void cli_roff_text(FILE *f, const char *text);
+
+/*
+ * The exit statuses (enum nb_exit) with what each means: the man page's
+ * EXIT STATUS and the last line of every --help come from this table.
+ */
+struct cli_exit_status {
+	const char *status;	/* "0", ..., "128+N" */
+	const char *brief;	/* a few words, for --help */
+	const char *meaning;	/* the man page's paragraph */
+};
+extern const struct cli_exit_status cli_exit_statuses[];
+
+/*
+ * cli_check_dir() - before anything is written: dir is a directory this
+ * user may write in. Returns 0, or NB_EXIT_USAGE after naming the option,
+ * the directory, what is wrong and fix ("create it, or ..."; NULL: the
+ * generic one).
+ */
+int cli_check_dir(const char *cmd, const char *opt, const char *dir, const char *fix);
 
 /*
  * cli_usage_error() - report a usage problem of a command in the common

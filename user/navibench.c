@@ -4,9 +4,13 @@
  * benchmark. The commands, in one table; each parses its own options with
  * cli.h.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "cli.h"
 #include "optional.h"
 #include "navibench.h"
 
@@ -43,6 +47,109 @@ static void usage(FILE *f)
 		   "then the CPU, the same in every command. See navibench(1).\n");
 }
 
+/* ---- navibench.1, from its template and the commands' option tables ---- */
+
+static void man_synopsis(void)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		printf("%s\\fBnavibench %s\\fR\n.RI [ options ]\n", i ? ".br\n" : "",
+		       commands[i].name);
+}
+
+static void man_exit_status(void)
+{
+	for (const struct cli_exit_status *e = cli_exit_statuses; e->status; e++) {
+		printf(".TP\n.B ");
+		cli_roff_text(stdout, e->status);
+		printf("\n");
+		cli_roff_text(stdout, e->meaning);
+		printf("\n");
+	}
+}
+
+/* The command's section, from its table (its --help, as roff). */
+static int man_command(const char *name, bool *done)
+{
+	if (!name) {
+		fprintf(stderr, "navibench --man-page: a command line names no command\n");
+		return -1;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		char cmd[32], help[] = "--help";
+		char *argv[] = { cmd, help, NULL };
+
+		if (strcmp(name, commands[i].name))
+			continue;
+		if (done[i]) {
+			fprintf(stderr, "navibench --man-page: '%s' is documented twice\n", name);
+			return -1;
+		}
+		done[i] = true;
+		if (!commands[i].run) {	/* off in this build: its prose alone */
+			printf(".SS %s\n(Not in this build.)\n.PP\n", name);
+			return 0;
+		}
+		snprintf(cmd, sizeof(cmd), "%s", name);
+		fflush(stdout);
+		return commands[i].run(2, argv) == NB_EXIT_OK ? 0 : -1;
+	}
+	fprintf(stderr, "navibench --man-page: no command '%s'\n", name);
+	return -1;
+}
+
+/*
+ * man_page() - navibench.1 on stdout: the template (user/navibench.1.in,
+ * the hand-written text) with "@VERSION@" replaced by the version and
+ * these lines replaced by what the code declares:
+ *	.\" @synopsis		a line per command
+ *	.\" @command NAME	NAME's heading, synopsis, summary and options,
+ *				from the table its --help prints
+ *	.\" @exit-status	the exit statuses (cli_exit_statuses)
+ * Every command of the table must have its @command line, once.
+ */
+#define MAN_COMMAND ".\\\" @command "
+
+static int man_page(const char *template)
+{
+	FILE *f = fopen(template, "r");
+	bool done[NCOMMANDS] = { false };
+	char line[4096];
+	struct stat st;
+	int rc = 0;
+
+	if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "navibench --man-page: %s: %s\n", template,
+			f ? "not a regular file" : strerror(errno));
+		if (f)
+			fclose(f);
+		return NB_EXIT_USAGE;
+	}
+	cli_help_as_roff();
+	while (!rc && fgets(line, sizeof(line), f)) {
+		char *v = strstr(line, "@VERSION@");
+
+		if (!strcmp(line, ".\\\" @synopsis\n"))
+			man_synopsis();
+		else if (!strcmp(line, ".\\\" @exit-status\n"))
+			man_exit_status();
+		else if (!strncmp(line, MAN_COMMAND, strlen(MAN_COMMAND)))
+			rc = man_command(strtok(line + strlen(MAN_COMMAND), "\n"), done);
+		else if (v)
+			printf("%.*s%s%s", (int)(v - line), line, NAVIBENCH_VERSION, v + 9);
+		else
+			fputs(line, stdout);
+	}
+	fclose(f);
+	for (size_t i = 0; !rc && i < NCOMMANDS; i++) {
+		if (!done[i]) {
+			fprintf(stderr, "navibench --man-page: %s has no '.\\\" @command %s' line\n",
+				template, commands[i].name);
+			rc = -1;
+		}
+	}
+	return rc || fflush(stdout) ? NB_EXIT_FAIL : NB_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name;
@@ -61,6 +168,8 @@ int main(int argc, char **argv)
 		nb_libs_print_off(stdout);
 		return NB_EXIT_OK;
 	}
+	if (!strcmp(name, "--man-page") && argc == 3)
+		return man_page(argv[2]);	/* for the build: not in --help */
 	if (name[0] == '-') {
 		/* "navibench --device 0 ..." is "navibench run --device 0 ...". */
 		argv[0] = "run";

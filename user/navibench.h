@@ -56,10 +56,11 @@ struct nb_device {
 
 /*
  * nb_device_select() - resolve a --device value (an index, a PCI address
- * or "cpu") to a device. Returns NB_EXIT_OK, NB_EXIT_USAGE for a malformed
- * value or NB_EXIT_NODEV for no such device, after printing why.
+ * or "cpu") of command cmd to a device. Returns NB_EXIT_OK, NB_EXIT_USAGE
+ * for a malformed value or NB_EXIT_NODEV for no such device, after
+ * printing why, as "navibench CMD: --device ...".
  */
-int nb_device_select(const char *spec, struct nb_device *out);
+int nb_device_select(const char *cmd, const char *spec, struct nb_device *out);
 
 /*
  * Command handlers, one per command, listed in the table in navibench.c.

@@ -183,5 +183,5 @@ jq '.tests[1].times_s[3] = "fast"' "$tmp/r1.json" >"$tmp/badtime.json"
 expect_usage "compare a result with a string among the times" "field tests\[1\].times_s\[3\]: expected a time" \
 	"$nb" compare "$tmp/r1.json" "$tmp/badtime.json"
 expect_usage "compare with one file" "at least one NEW.json" "$nb" compare "$tmp/r1.json"
-expect_usage "compare a file that is not there" "nothere.json: cannot open" \
+expect_usage "compare a file that is not there" "nothere.json: No such file or directory; name a file" \
 	"$nb" compare "$tmp/r1.json" "$tmp/nothere.json"

@@ -11,7 +11,8 @@
  * Checked beyond crashes: the result is CLI_CONTINUE, 0 (--help) or
  * NB_EXIT_USAGE after a message on stderr naming the command; on success
  * every option that changed holds a value its type and range allow (a
- * string: non-empty, one of the arguments; an int, number, duration: in
+ * string: non-empty, one of the arguments or the value an option left
+ * without one implies; an int, number, duration: in
  * [min, max]; a choice: an index of its list), the positional arguments
  * are arguments given, and the common options are sane.
  */
@@ -97,8 +98,9 @@ static void check_value(const struct cli_spec *spec, const struct cli_option *o,
 		break;
 	case CLI_T_STRING:
 		if (now.s != before->s)
-			FUZZ_CHECK(now.s && *now.s && is_given(now.s),
-				   "%s --%s: not a non-empty argument", spec->name, o->name);
+			FUZZ_CHECK(now.s && *now.s && (is_given(now.s) || now.s == o->implied),
+				   "%s --%s: not a non-empty argument, nor its implied value",
+				   spec->name, o->name);
 		break;
 	case CLI_T_INT:
 		if (now.l != before->l)

@@ -489,10 +489,8 @@ int cmd_compare(int argc, char **argv)
 			"refused); a test whose batch or frames differ is not compared; scores\n"
 			"made against another reference are not compared. --format csv: the\n"
 			"tests, one line each.",
-		.common = CLI_FORMAT,
+		.common = CLI_FORMAT | CLI_ARGS_IN,
 		.options = opts,
-		.epilog = "Exit status: 0 compared, 1 a regression with --fail-on-regression, 2 usage,\n"
-			  "a malformed or foreign file, or (--strict) differing configurations.",
 	};
 	struct cli_common common;
 	int rc = cli_parse(&spec, argc, argv, &common);

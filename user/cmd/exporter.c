@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -37,6 +36,7 @@
 #include "navibench.h"
 #include "print.h"
 #include "processes.h"
+#include "run_metrics.h"
 #include "sensors.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9457"
@@ -45,7 +45,7 @@
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
 static const char *opt_listen;
-static bool opt_textfile;
+static const char *opt_textfile;	/* the directory, when --textfile is given */
 static bool opt_processes;
 static unsigned long opt_cache = 1000;
 
@@ -53,9 +53,10 @@ static const struct cli_option exporter_opts[] = {
 	CLI_STRING_OPT("listen", 'l', &opt_listen, "ADDR:PORT",
 		       "serve /metrics there (default " DEFAULT_LISTEN "; [::1]:PORT for IPv6, "
 		       ":PORT for every address)"),
-	CLI_FLAG_OPT("textfile", 't', &opt_textfile,
-		     "write DIR/" TEXTFILE_NAME " once, atomically, for node_exporter's textfile "
-		     "collector, and exit (DIR default " DEFAULT_TEXTFILE_DIR ")"),
+	{ .name = "textfile", .short_name = 't', .type = CLI_T_STRING, .value = &opt_textfile,
+	  .metavar = "DIR", .implied = DEFAULT_TEXTFILE_DIR,
+	  .help = "write DIR/" TEXTFILE_NAME " once, atomically, for node_exporter's textfile "
+		  "collector, and exit (DIR default " DEFAULT_TEXTFILE_DIR ")" },
 	CLI_FLAG_OPT("processes", 'p', &opt_processes,
 		     "export per-process GPU use too (engine time, VRAM, GTT per pid; one series "
 		     "set per process: off by default to keep the series count bounded)"),
@@ -69,7 +70,6 @@ static const struct cli_spec exporter_spec = {
 	.name = "exporter",
 	.summary = "Export every device's readings to Prometheus: serve /metrics over HTTP, or\n"
 		   "write a file for node_exporter's textfile collector (--textfile).",
-	.positional = "[DIR]",
 	.options = exporter_opts,
 	.epilog = "Paths other than /metrics and / answer 404, methods other than GET and HEAD\n"
 		  "405. SIGTERM or SIGINT stops the server cleanly (exit 0). Runs as any user:\n"
@@ -403,17 +403,13 @@ static int serve(const char *listen)
 static int write_textfile(const char *dir)
 {
 	char path[4096];
-	struct stat st;
 	char *text, *notes = NULL;
 	size_t len;
 	int err;
 
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "navibench exporter: --textfile: %s is not a directory%s; create it, "
-			"or give node_exporter's --collector.textfile.directory\n", dir,
-			errno == ENOENT ? " (it does not exist)" : "");
-		return NB_EXIT_FAIL;
-	}
+	err = cli_check_dir("exporter", "--textfile", dir, NB_TEXTFILE_DIR_FIX);
+	if (err)
+		return err;
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, TEXTFILE_NAME) >= sizeof(path))
 		return cli_usage_error("exporter", "--textfile: directory name too long");
 	if (read_metrics(&text, &len))
@@ -438,13 +434,10 @@ int cmd_exporter(int argc, char **argv)
 
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (cc.nargs > 1 || (cc.nargs && !opt_textfile))
-		return cli_usage_error("exporter", "unexpected argument '%s'; a directory is given "
-				       "only with --textfile", cc.args[cc.nargs - 1]);
 	if (opt_textfile && opt_listen)
 		return cli_usage_error("exporter", "--textfile and --listen: give one (a file for "
 				       "node_exporter, or an HTTP server)");
 	if (opt_textfile)
-		return write_textfile(cc.nargs ? cc.args[0] : DEFAULT_TEXTFILE_DIR);
+		return write_textfile(opt_textfile);
 	return serve(opt_listen ? opt_listen : DEFAULT_LISTEN);
 }

@@ -224,15 +224,15 @@ int cmd_predict(int argc, char **argv)
 	const struct cli_option opts[] = {
 		CLI_STRING_OPT("model", 'm', &model, "MODEL",
 			       "convlstm-mono or convlstm-color (required)"),
-		CLI_STRING_OPT("weights", 'w', &weights, "FILE",
+		CLI_INFILE_OPT("weights", 'w', &weights, "FILE",
 			       "trained weights, safetensors (default: from the seed)"),
 		CLI_INT_OPT("seed", 's', &seed, "N", 0, 2147483647,
 			    "seed for the weights when --weights is not given (default 1)"),
-		CLI_STRING_OPT("input", 'i', &input, "FILE",
+		CLI_INFILE_OPT("input", 'i', &input, "FILE",
 			       "the movie, .npy float32 (B, T, H, W, C) (required)"),
-		CLI_STRING_OPT("output", 'o', &output, "FILE",
+		CLI_OUTFILE_OPT("output", 'o', &output, "FILE",
 			       "the predictions, .npy float32 (required)"),
-		CLI_STRING_OPT("png", 0, &png, "FILE",
+		CLI_OUTFILE_OPT("png", 0, &png, "FILE",
 			       "also draw the input frames, the ground truth where known and the predictions (PNG)"),
 		CLI_INT_OPT("threads", 0, &threads, "N", 0, 256,
 			    "CPU threads (default 0: all cores)"),
@@ -274,7 +274,7 @@ int cmd_predict(int argc, char **argv)
 	if (!m)
 		return cli_usage_error("predict", "--model: unknown model '%s'; the models are %s",
 				       model, nb_model_names());
-	rc = nb_device_select(common.device, &dev);
+	rc = nb_device_select("predict", common.device, &dev);
 	if (rc)
 		return rc;
 	const struct nb_backend_ops *ops = predict_backend(&dev);

@@ -37,6 +37,7 @@ static const struct cli_spec processes_spec = {
 		   "engine's busy share over the interval, and its VRAM and GTT, from the DRM\n"
 		   "fdinfo of its open render and card nodes (/proc/PID/fdinfo).",
 	.common = CLI_DEVICE | CLI_FORMAT | CLI_JSON,
+	.device_default = "every amdgpu GPU",
 	.options = processes_opts,
 	.epilog = "Every amdgpu device unless --device names one; a row per process and device\n"
 		  "(DEV: the device's index, - for a drm-pdev navibench does not list). A client\n"

@@ -684,7 +684,7 @@ int cmd_report(int argc, char **argv)
 	static struct rep_run runs[MAX_FILES];
 	const char *output = NULL;
 	const struct cli_option opts[] = {
-		CLI_STRING_OPT("output", 'o', &output, "FILE",
+		CLI_OUTFILE_OPT("output", 'o', &output, "FILE",
 			       "the HTML file to write (atomically); - for stdout"),
 		CLI_OPT_END
 	};
@@ -698,9 +698,8 @@ int cmd_report(int argc, char **argv)
 			"every test against the reference device and the other results, the\n"
 			"telemetry timelines (clock, temperature, power) with the test boundaries\n"
 			"where the results carry them, and every test's validation.",
+		.common = CLI_ARGS_IN,
 		.options = opts,
-		.epilog = "Exit status: 0 written, 1 it could not be written, 2 usage or a\n"
-			  "malformed or foreign result file.",
 	};
 	struct cli_common common;
 	struct cli_file ins[MAX_FILES];

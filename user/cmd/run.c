@@ -1105,7 +1105,7 @@ static int run_main(struct run *r, const struct cli_common *common)
 		rc = load_weights(r);
 		return rc ? rc : run_all(r, common, text);
 	}
-	rc = nb_device_select(common->device, &r->dev);
+	rc = nb_device_select("run", common->device, &r->dev);
 	if (rc)
 		return rc;
 	select_backend(r, !strcmp(common->device, "cpu"));
@@ -1154,7 +1154,7 @@ int cmd_run(int argc, char **argv)
 			    "CPU threads (default 0: all cores)"),
 		CLI_FLAG_OPT("quick", 'q', &r.quick,
 			     "short timing (0.5 s per test, 2 repeats at least), for CI"),
-		CLI_STRING_OPT("weights", 'w', &r.weights_path, "FILE",
+		CLI_INFILE_OPT("weights", 'w', &r.weights_path, "FILE",
 			       "model weights (safetensors); needs one model test in --tests"),
 		CLI_INT_OPT("seed", 0, &r.seed, "N", 0, 2147483647,
 			    "seed for the weights and the movies (default 1)"),
@@ -1179,9 +1179,8 @@ int cmd_run(int argc, char **argv)
 			"runs on the CPU, and the output says why. --device all runs the suite on\n"
 			"every GPU at once, one host thread per device, and reports each device and\n"
 			"the sum of their results.",
-		.common = CLI_DEVICE | CLI_JSON,
+		.common = CLI_DEVICE | CLI_DEVICE_ALL | CLI_JSON,
 		.options = opts,
-		.epilog = "Exit status: 0 all valid, 1 a test failed or was INVALID, 2 usage, 3 no such device.",
 	};
 	struct cli_common common;
 	int rc;

@@ -532,20 +532,5 @@ int nb_result_textfile_json(const char *cmd, const char *json, size_t len, const
 
 int nb_result_textfile_check(const char *cmd, const char *dir)
 {
-	struct stat st;
-	const char *why = NULL;
-
-	if (!*dir)
-		why = "an empty name";
-	else if (stat(dir, &st))
-		why = errno == ENOENT ? "it does not exist" : strerror(errno);
-	else if (!S_ISDIR(st.st_mode))
-		why = "it is a file";
-	if (why)
-		return cli_usage_error(cmd, "--textfile: '%s' is not a directory (%s); create it, or "
-				       "give node_exporter's --collector.textfile.directory", dir, why);
-	if (access(dir, W_OK | X_OK))
-		return cli_usage_error(cmd, "--textfile: cannot write in %s: %s; run as a user who "
-				       "may, or give another directory", dir, strerror(errno));
-	return 0;
+	return cli_check_dir(cmd, "--textfile", dir, NB_TEXTFILE_DIR_FIX);
 }

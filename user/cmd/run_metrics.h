@@ -13,6 +13,9 @@
 
 struct json_object;
 
+/* What to do about a --textfile DIR that is not a directory. */
+#define NB_TEXTFILE_DIR_FIX "create it, or give node_exporter's --collector.textfile.directory"
+
 #ifndef NB_WITHOUT_JSON_C
 
 /*

@@ -19,7 +19,7 @@ int cmd_weights(int argc, char **argv)
 			       "convlstm-mono or convlstm-color (required)"),
 		CLI_INT_OPT("seed", 's', &seed, "N", 0, 2147483647,
 			    "seed for the initializers (default 1, as navibench run uses)"),
-		CLI_STRING_OPT("output", 'o', &output, "FILE",
+		CLI_OUTFILE_OPT("output", 'o', &output, "FILE",
 			       "the safetensors file to write (required)"),
 		CLI_OPT_END
 	};

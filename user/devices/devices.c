@@ -622,7 +622,7 @@ int nb_devices_find(struct nb_devlist *l, const char *spec, const char *cmd,
 	return NB_EXIT_USAGE;
 }
 
-int nb_device_select(const char *spec, struct nb_device *out)
+int nb_device_select(const char *cmd, const char *spec, struct nb_device *out)
 {
 	struct nb_devlist l;
 	struct nb_devent *e;
@@ -632,7 +632,7 @@ int nb_device_select(const char *spec, struct nb_device *out)
 		fprintf(stderr, "navibench: out of memory listing devices\n");
 		return NB_EXIT_FAIL;
 	}
-	rc = nb_devices_find(&l, spec ? spec : "0", "run", &e);
+	rc = nb_devices_find(&l, spec ? spec : "0", cmd, &e);
 	if (rc == NB_EXIT_OK)
 		*out = e->dev;
 	nb_devices_free(&l);

@@ -145,6 +145,16 @@ gt_log_since() {
 	dmesg | sed -n "/$1/,\$p"
 }
 
+# The last case of a test: the module unloads, and nothing since marker $1
+# (the test's first gt_mark) is a splat.
+gt_unload_no_splat() { # marker
+	gt_marker=$1
+	_res=0
+	gt_unload || _res=1
+	gt_splats || _res=1
+	ktap_result $_res "unload and no kernel splat"
+}
+
 # Prints kernel splats logged since gt_mark; returns 1 when there are any.
 gt_splats() {
 	found=$(gt_log_since "$gt_marker" |
