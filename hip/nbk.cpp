@@ -203,6 +203,17 @@ int nbk_triad(nbk_stream s, float *a, const float *b, const float *c,
 	return 0;
 }
 
+int nbk_event_record(void *event, nbk_stream s)
+{
+	return NBK_FAILED(hipEventRecord((hipEvent_t)event, (hipStream_t)s)) ? -1 : 0;
+}
+
+int nbk_stream_wait(nbk_stream s, void *event)
+{
+	return NBK_FAILED(hipStreamWaitEvent((hipStream_t)s, (hipEvent_t)event, 0)) ?
+		-1 : 0;
+}
+
 int nbk_time_ms(nbk_stream s, int (*fn)(void *arg), void *arg, int warm,
 		float *ms)
 {

@@ -103,6 +103,14 @@ int nbk_triad(nbk_stream s, float *a, const float *b, const float *c,
 	      float scalar, size_t n);
 
 /*
+ * Streams in order on the GPU (the host does not wait): nbk_event_record()
+ * records event (a hipEvent_t or cudaEvent_t, made without timing) on s;
+ * nbk_stream_wait() makes s wait for the event's last record.
+ */
+int nbk_event_record(void *event, nbk_stream s);
+int nbk_stream_wait(nbk_stream s, void *event);
+
+/*
  * The one timing helper for every test: the GPU time, in milliseconds, of
  * what fn(arg) enqueues on s, from events recorded on s before and after
  * it (so host-side launch overhead between kernels counts only where it
