@@ -25,6 +25,8 @@
 #define hipEventRecord cudaEventRecord
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
+#define hipStreamWaitEvent cudaStreamWaitEvent
+#define hipDeviceGetAttribute cudaDeviceGetAttribute
 
 /*
  * ---- Host-side names of the plugin (hip/plugin.cpp): devices, streams,
@@ -33,7 +35,6 @@
 #define hipDeviceProp_t cudaDeviceProp
 #define hipGetDeviceCount cudaGetDeviceCount
 #define hipGetDeviceProperties cudaGetDeviceProperties
-#define hipDeviceGetAttribute cudaDeviceGetAttribute
 #define hipDeviceAttributeClockRate cudaDevAttrClockRate
 #define hipDeviceAttributeMemoryClockRate cudaDevAttrMemoryClockRate
 #define hipRuntimeGetVersion cudaRuntimeGetVersion
@@ -42,6 +43,8 @@
 #define hipStreamCreateWithFlags cudaStreamCreateWithFlags
 #define hipStreamNonBlocking cudaStreamNonBlocking
 #define hipStreamDestroy cudaStreamDestroy
+#define hipEventCreateWithFlags cudaEventCreateWithFlags
+#define hipEventDisableTiming cudaEventDisableTiming
 #define hipMalloc cudaMalloc
 #define hipFree cudaFree
 #define hipMemcpyAsync cudaMemcpyAsync

@@ -7,8 +7,9 @@
 #                                AMD target in OFFLOAD_ARCH
 #   make -C hip kernels-cuda     build/nbk_cuda.o with nvcc (CUDA_ARCH), where
 #                                nvcc exists
-#   make -C hip nbk-flags        the hipcc flags and
-#   make -C hip nbk-targets      the AMD targets, for scripts/hip-resources
+#   make -C hip nbk-flags        the hipcc flags, the nvcc flags (without
+#   make -C hip nbk-nvflags      the targets) and the AMD targets, for
+#   make -C hip nbk-targets      scripts/hip-resources
 #
 # Debian 12's ROCm 5.2 builds these targets; gfx1100 lacks its device
 # library there, gfx942, gfx1150 and gfx1200 need a newer ROCm (README.md).
@@ -21,18 +22,19 @@ B	?= build
 OFFLOAD_ARCH ?= gfx1010 gfx1012 gfx1030 gfx1031 gfx906 gfx908 gfx90a gfx940
 CUDA_ARCH ?= sm_80 sm_90
 
-# Tile parameters other than nbk_layout.h's defaults: e.g.
-# NBK_TUNE="-DNBK_STEP_FB=16" (hip/README.md)
+# A family's tile parameters other than nbk_layout.h's, for host and
+# device alike: e.g. NBK_TUNE='-DNBK_TILE_RDNA=(8,8,8,4,0)' (hip/README.md)
 NBK_TUNE ?=
 NBK_HIPFLAGS := -std=c++17 -O3 -g -fPIC -Wall -Wextra -Werror $(NBK_TUNE)
 # ptxas: a spill or any local (stack) memory is an error, as on AMD
-NBK_NVFLAGS := -std=c++17 -O3 -g -Xcompiler -fPIC,-Wall,-Wextra $(NBK_TUNE) \
-	-Xptxas --warn-on-spills,--warn-on-local-memory-usage,-Werror \
+NBK_NVCOMMON := -std=c++17 -O3 -g -Xcompiler -fPIC,-Wall,-Wextra $(NBK_TUNE) \
+	-Xptxas --warn-on-spills,--warn-on-local-memory-usage,-Werror
+NBK_NVFLAGS := $(NBK_NVCOMMON) \
 	$(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
 	-gencode arch=compute_$(lastword $(CUDA_ARCH:sm_%=%)),code=compute_$(lastword $(CUDA_ARCH:sm_%=%))
 NBK_SRC := nbk.cpp nbk.h $(wildcard kernels/*)
 
-.PHONY: kernels kernels-cuda nbk-flags nbk-targets
+.PHONY: kernels kernels-cuda nbk-flags nbk-nvflags nbk-targets
 kernels: $(B)/nbk.o
 kernels-cuda: $(B)/nbk_cuda.o
 
@@ -48,6 +50,9 @@ $(B)/nbk_cuda.o: $(NBK_SRC) cuda_compat.h
 
 nbk-flags:
 	@echo $(NBK_HIPFLAGS)
+
+nbk-nvflags:
+	@echo $(NBK_NVCOMMON)
 
 nbk-targets:
 	@echo $(OFFLOAD_ARCH)

@@ -13,6 +13,7 @@
 #include <hip/hip_runtime.h>
 #endif
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -65,6 +66,27 @@ static dim3 nbk_grid(const struct nbk_geom &g)
 	return dim3(g.grid[0], g.grid[1], g.grid[2]);
 }
 
+/*
+ * The family of the code object the runtime runs on the current device,
+ * which the device code chose at compile time (nbk_layout.h): NVIDIA for
+ * a CUDA build; on AMD, by the device's wave size (gfx10 and later run
+ * wave32 code, gfx9 wave64). -1 with nbk_error() set when the runtime
+ * cannot say.
+ */
+static int nbk_family(void)
+{
+#ifdef __NVCC__
+	return NBK_FAMILY_NV;
+#else
+	int dev, wave;
+
+	if (NBK_FAILED(hipGetDevice(&dev)) ||
+	    NBK_FAILED(hipDeviceGetAttribute(&wave, hipDeviceAttributeWarpSize, dev)))
+		return -1;
+	return wave == 32 ? NBK_FAMILY_RDNA : NBK_FAMILY_GCN;
+#endif
+}
+
 size_t nbk_cell_packed_count(int cin, int filters)
 {
 	return nbk_layout_packed_count(cin, filters);
@@ -95,8 +117,18 @@ int nbk_convlstm_step(nbk_stream s, const struct nbk_step *p)
 			       p->batch, p->height, p->width, p->cin, p->filters);
 	if (p->y && (!p->bn_scale || !p->bn_shift))
 		return NBK_BAD("nbk_convlstm_step: y without bn_scale and bn_shift");
-	struct nbk_geom g = nbk_step_geom(p->batch, p->height, p->width,
-					  p->filters);
+	/* the kernel's offsets within a frame are ints */
+	if ((size_t)p->height * p->width *
+	    (p->cin > p->filters ? p->cin : p->filters) > INT_MAX)
+		return NBK_BAD("nbk_convlstm_step: a frame of %dx%d pixels x %d channels: expected at most %d values",
+			       p->height, p->width,
+			       p->cin > p->filters ? p->cin : p->filters, INT_MAX);
+	int family = nbk_family();
+
+	if (family < 0)
+		return -1;
+	struct nbk_geom g = nbk_step_geom(family, p->batch, p->height,
+					  p->width, p->filters);
 
 	nbk_step_kernel<<<nbk_grid(g), g.block, 0, (hipStream_t)s>>>(
 		p->x, (long)p->x_batch_stride, p->h_in, p->c_in, p->h_out,
@@ -114,10 +146,13 @@ int nbk_conv3d_head(nbk_stream s, int batch, int frames, int height,
 	if (batch < 1 || frames < 1 || height < 1 || width < 1 || channels < 1)
 		return NBK_BAD("nbk_conv3d_head: shape %dx%dx%dx%dx%d: expected sizes >= 1",
 			       batch, frames, height, width, channels);
-	struct nbk_geom g = nbk_head_geom((size_t)batch * frames * height * width);
+	if (nbk_head_blocks((size_t)batch * frames, height, width) > INT_MAX)
+		return NBK_BAD("nbk_conv3d_head: %d x %d frames of %dx%d: more than %d blocks of 8x8 pixels",
+			       batch, frames, height, width, INT_MAX);
+	struct nbk_geom g = nbk_head_geom((size_t)batch * frames, height, width);
 
 	nbk_conv3d_head_kernel<<<nbk_grid(g), g.block, 0, (hipStream_t)s>>>(
-		in, kernel, bias, out, batch, frames, height, width, channels);
+		in, kernel, bias, out, frames, height, width, channels);
 	NBK_LAUNCHED(nbk_conv3d_head_kernel);
 	return 0;
 }
@@ -131,12 +166,13 @@ int nbk_conv2d_head(nbk_stream s, int batch, int height, int width,
 		return NBK_BAD("nbk_conv2d_head: shape %dx%dx%dx%d, %d outputs: expected sizes >= 1, outputs <= %d",
 			       batch, height, width, channels, out_channels,
 			       NBK_HEAD2D_MAX_OUT);
-	struct nbk_geom g = nbk_head_geom((size_t)batch * height * width *
-					  out_channels);
+	if (nbk_head_blocks(batch, height, width) > INT_MAX)
+		return NBK_BAD("nbk_conv2d_head: %d images of %dx%d: more than %d blocks of 8x8 pixels",
+			       batch, height, width, INT_MAX);
+	struct nbk_geom g = nbk_head_geom(batch, height, width);
 
 	nbk_conv2d_head_kernel<<<nbk_grid(g), g.block, 0, (hipStream_t)s>>>(
-		in, kernel, bias, out, batch, height, width, channels,
-		out_channels);
+		in, kernel, bias, out, height, width, channels, out_channels);
 	NBK_LAUNCHED(nbk_conv2d_head_kernel);
 	return 0;
 }
@@ -144,9 +180,9 @@ int nbk_conv2d_head(nbk_stream s, int batch, int height, int width,
 int nbk_fma_peak(nbk_stream s, int blocks, int threads, long iters,
 		 float m, float k, float *out, double *flops)
 {
-	if (blocks < 1 || threads < 1 || iters < 0)
-		return NBK_BAD("nbk_fma_peak: %d blocks of %d threads, %ld iterations: expected >= 1, >= 1, >= 0",
-			       blocks, threads, iters);
+	if (blocks < 1 || threads < 1 || threads > NBK_PEAK_THREADS || iters < 0)
+		return NBK_BAD("nbk_fma_peak: %d blocks of %d threads, %ld iterations: expected >= 1, 1..%d, >= 0",
+			       blocks, threads, iters, NBK_PEAK_THREADS);
 	nbk_fma_peak_kernel<<<blocks, threads, 0, (hipStream_t)s>>>(
 		out, iters, m, k, 0.0f);
 	NBK_LAUNCHED(nbk_fma_peak_kernel);
@@ -167,14 +203,26 @@ int nbk_triad(nbk_stream s, float *a, const float *b, const float *c,
 	return 0;
 }
 
-int nbk_time_ms(nbk_stream s, int (*fn)(void *arg), void *arg, float *ms)
+int nbk_event_record(void *event, nbk_stream s)
+{
+	return NBK_FAILED(hipEventRecord((hipEvent_t)event, (hipStream_t)s)) ? -1 : 0;
+}
+
+int nbk_stream_wait(nbk_stream s, void *event)
+{
+	return NBK_FAILED(hipStreamWaitEvent((hipStream_t)s, (hipEvent_t)event, 0)) ?
+		-1 : 0;
+}
+
+int nbk_time_ms(nbk_stream s, int (*fn)(void *arg), void *arg, int warm,
+		float *ms)
 {
 	hipStream_t st = (hipStream_t)s;
 	hipEvent_t ev0 = NULL, ev1 = NULL;
 	int rc = -1;
 
 	if (!NBK_FAILED(hipEventCreate(&ev0)) &&
-	    !NBK_FAILED(hipEventCreate(&ev1)) &&
+	    !NBK_FAILED(hipEventCreate(&ev1)) && !(warm && fn(arg)) &&
 	    !NBK_FAILED(hipEventRecord(ev0, st)) && !fn(arg) &&
 	    !NBK_FAILED(hipEventRecord(ev1, st)) &&
 	    !NBK_FAILED(hipEventSynchronize(ev1)) &&

@@ -55,7 +55,10 @@ void nbk_bn_fold(int filters, const float *host_gamma,
  *   y = h_out * bn_scale + bn_shift                  (when y is not NULL)
  * x item b starts at x + b * x_batch_stride (so a time step of a sequence
  * tensor is passed without a copy); y likewise. h_in/c_in NULL: zero state.
- * h_out and c_out must not alias h_in and c_in.
+ * h_out and c_out must not alias h_in and c_in. A frame's values
+ * (H W max(cin, filters)) must fit an int. The tiling is that of the
+ * current device's code object (kernels/nbk_layout.h), found from its
+ * wave size.
  */
 struct nbk_step {
 	int batch, height, width, cin, filters;
@@ -73,6 +76,7 @@ int nbk_convlstm_step(nbk_stream s, const struct nbk_step *p);
 /*
  * Conv3D(1 filter, 3x3x3, same, sigmoid) over a sequence (B, T, H, W, C)
  * into (B, T, H, W, 1); kernel (3, 3, 3, C, 1) in Keras' layout, bias (1).
+ * A frame's values (H W C) must fit an int.
  */
 int nbk_conv3d_head(nbk_stream s, int batch, int frames, int height,
 		    int width, int channels, const float *in,
@@ -87,9 +91,9 @@ int nbk_conv2d_head(nbk_stream s, int batch, int height, int width,
 		    const float *kernel, const float *bias, float *out);
 
 /*
- * FMA peak: blocks x threads threads each run iters iterations of
- * independent chains a = a * m + k, and store one lane's final value in
- * out[global thread id]. Returns the FLOP count in *flops.
+ * FMA peak: blocks x threads threads (threads at most 256) each run iters
+ * iterations of independent chains a = a * m + k, and store one lane's
+ * final value in out[global thread id]. Returns the FLOP count in *flops.
  */
 int nbk_fma_peak(nbk_stream s, int blocks, int threads, long iters,
 		 float m, float k, float *out, double *flops);
@@ -99,12 +103,26 @@ int nbk_triad(nbk_stream s, float *a, const float *b, const float *c,
 	      float scalar, size_t n);
 
 /*
+ * Streams in order on the GPU (the host does not wait): nbk_event_record()
+ * records event (a hipEvent_t or cudaEvent_t, made without timing) on s;
+ * nbk_stream_wait() makes s wait for the event's last record.
+ */
+int nbk_event_record(void *event, nbk_stream s);
+int nbk_stream_wait(nbk_stream s, void *event);
+
+/*
  * The one timing helper for every test: the GPU time, in milliseconds, of
  * what fn(arg) enqueues on s, from events recorded on s before and after
  * it (so host-side launch overhead between kernels counts only where it
- * leaves the GPU idle). fn returns 0 or -1 (its error in nbk_error()).
+ * leaves the GPU idle). warm: fn(arg) is enqueued once more before the
+ * first event, and must be idempotent: the GPU is then busy with it while
+ * the host enqueues the first event and the timed work, so that a single
+ * kernel's span does not include the host's launch latency (a few
+ * microseconds, which the first event would otherwise wait for). fn
+ * returns 0 or -1 (its error in nbk_error()).
  */
-int nbk_time_ms(nbk_stream s, int (*fn)(void *arg), void *arg, float *ms);
+int nbk_time_ms(nbk_stream s, int (*fn)(void *arg), void *arg, int warm,
+		float *ms);
 
 #ifdef __cplusplus
 }

@@ -14,8 +14,9 @@
  * chains into one. A thread stores its first chain, or NaN when its chains
  * differ (a miscomputed FMA).
  */
-__global__ void nbk_fma_peak_kernel(NBK_G float *__restrict__ out, long iters,
-				    float m, float k, float start_step)
+__global__ NBK_BOUNDS(NBK_PEAK_THREADS)
+void nbk_fma_peak_kernel(NBK_G float *__restrict__ out, long iters, float m,
+			 float k, float start_step)
 {
 	float a[NBK_PEAK_CHAINS];
 	int same = 1;
@@ -43,9 +44,10 @@ __global__ void nbk_fma_peak_kernel(NBK_G float *__restrict__ out, long iters,
 }
 
 /* a[i] = b[i] + s c[i]: grid-stride, consecutive lanes on consecutive floats */
-__global__ void nbk_triad_kernel(NBK_G float *__restrict__ a,
-				 const NBK_G float *__restrict__ b,
-				 const NBK_G float *__restrict__ c, float s, long n)
+__global__ NBK_BOUNDS(NBK_TRIAD_THREADS)
+void nbk_triad_kernel(NBK_G float *__restrict__ a,
+		      const NBK_G float *__restrict__ b,
+		      const NBK_G float *__restrict__ c, float s, long n)
 {
 	const long stride = (long)gridDim.x * blockDim.x;
 

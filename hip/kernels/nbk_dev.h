@@ -17,7 +17,13 @@
  * kernel parameters (long instead); math through the C names below
  * (fmaf, tanhf, expf, fminf, fmaxf), mapped to OpenCL's overloads; no
  * identifier that OpenCL C reserves (kernel, global, local, constant,
- * private).
+ * private); 16-byte vectors through NBK_G_F4 (global memory) and
+ * NBK_LDS_F4 (__shared__), written to float4 arrays as they are.
+ *
+ * Every kernel declares its block size: __global__ NBK_BOUNDS(threads)
+ * void ... (__launch_bounds__; OpenCL's reqd_work_group_size, so that PoCL
+ * refuses a launch of another size, as a GPU would), or NBK_BOUNDS_W(n,
+ * waves per SIMD) where AMD's register budget must leave room for waves.
  */
 #ifndef NBK_DEV_H
 #define NBK_DEV_H
@@ -37,6 +43,9 @@
 #define __device__
 #define __restrict__ restrict
 #define __syncthreads() barrier(CLK_LOCAL_MEM_FENCE)
+#define NBK_BOUNDS(n) __attribute__((reqd_work_group_size(n, 1, 1)))
+#define NBK_BOUNDS_W(n, w) NBK_BOUNDS(n)
+#define NBK_ISSUE_HERE()
 #define NBK_G __global
 #define NBK_L __local
 /*
@@ -47,6 +56,7 @@
  */
 #define NBK_INLINE static inline __attribute__((always_inline))
 #define NBK_LDS_F4(p) vload4(0, (p))
+#define NBK_G_F4(p) vload4(0, (p))
 #define fmaf fma
 #define tanhf tanh
 #define expf exp
@@ -73,6 +83,9 @@ void nbk_fiber_barrier(void);
 #define __device__
 #define __shared__ static
 #define __syncthreads() nbk_fiber_barrier()
+#define NBK_BOUNDS(n)
+#define NBK_BOUNDS_W(n, w)
+#define NBK_ISSUE_HERE()
 #define NBK_G
 #define NBK_L
 #define NBK_INLINE static inline
@@ -83,15 +96,32 @@ static inline float4 nbk_f4(const float *p)
 	return v;
 }
 #define NBK_LDS_F4(p) nbk_f4(p)
+#define NBK_G_F4(p) nbk_f4(p)
 #define NBK_NAN NAN
 
 #else /* HIP or CUDA */
 
 #define NBK_G
 #define NBK_L
+#define NBK_BOUNDS(n) __launch_bounds__(n)
+/*
+ * And a register budget that leaves room for w: waves per SIMD on AMD
+ * (HIP reads __launch_bounds__' second argument so), blocks per SM on
+ * NVIDIA (CUDA does).
+ */
+#define NBK_BOUNDS_W(n, w) __launch_bounds__(n, w)
+/*
+ * The compiler's instruction scheduler may not move memory accesses
+ * across this point: what the source issues before it (a stage's global
+ * loads) is issued before what follows (the previous stage's FMAs). AMD's
+ * scheduler otherwise sinks the loads to the end of the FMAs, to shorten
+ * their registers' lives, and the loads no longer overlap the math.
+ */
+#define NBK_ISSUE_HERE() asm volatile("" ::: "memory")
 #define NBK_INLINE __device__ static __forceinline__
 /* 16-byte aligned by construction (see the callers) */
 #define NBK_LDS_F4(p) (*(const float4 *)(p))
+#define NBK_G_F4(p) (*(const float4 *)(p))
 #define NBK_NAN __int_as_float(0x7fc00000)
 
 #endif

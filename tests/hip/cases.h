@@ -448,7 +448,7 @@ static void test_diverge(void)
 	    now() - t0);
 }
 
-static int mut_step(double *err)
+static inline int mut_step(double *err)
 {
 	/* 3 + 2 K stages: a stage follows a stage */
 	const struct cell_case cc = { 2, 16, 16, 13, 17, 1 };
@@ -456,7 +456,7 @@ static int mut_step(double *err)
 	return cell_check(&cc, err);
 }
 
-static int mut_mono(double *err)
+static inline int mut_mono(double *err)
 {
 	/* 40 channels: 2 stages of the Conv3D head */
 	const struct fwd_case fc = { "convlstm-mono", 8, 8, 0, 0, 0, 0, 0, 1, 2 };
@@ -465,7 +465,7 @@ static int mut_mono(double *err)
 	return model_check(&fc, &m, err);
 }
 
-static int mut_color(double *err)
+static inline int mut_color(double *err)
 {
 	/* 40 channels: 5 stages of the Conv2D head */
 	const struct fwd_case fc = { "convlstm-color", 10, 9, 0, 0, 0, 0, 0, 3, 2 };

@@ -16,7 +16,8 @@
  * "navi14" (or an empty spec) is the defaults. Unset or empty: no device,
  * hipGetDeviceCount fails with hipErrorNoDevice as on a machine without a
  * GPU. NB_FAKE_HIP_ERROR=N makes every call fail with error N (35: no
- * driver). Device memory is host memory, so copies work; every kernel
+ * driver). Device memory is host memory, so copies work (in stream order,
+ * when the host synchronizes: NB_FAKE_HIP_ORDER below); every kernel
  * launch fails with hipErrorNotSupported.
  *
  *   cc -shared -fPIC -D__HIP_PLATFORM_AMD__ -Wl,-soname,libamdhip64.so.5 \
@@ -228,6 +229,8 @@ hipError_t hipDeviceGetAttribute(int *v, hipDeviceAttribute_t attr, int ordinal)
 		return e;
 	if (attr == hipDeviceAttributeClockRate)
 		*v = d->clock;
+	else if (attr == hipDeviceAttributeWarpSize)
+		*v = d->wave;
 	else if (attr == hipDeviceAttributeMemoryClockRate)
 		*v = d->memclock;
 	else
@@ -247,35 +250,188 @@ hipError_t hipDriverGetVersion(int *v)
 	return hipSuccess;
 }
 
+static int current_device;
+
 hipError_t hipSetDevice(int ordinal)
 {
 	struct fake_device *d;
+	hipError_t e = fake_device(ordinal, &d);
 
-	return fake_device(ordinal, &d);
+	if (e == hipSuccess)
+		current_device = ordinal;
+	return e;
 }
 
-/* ---- streams and events: handles that exist, work that is done ---- */
+hipError_t hipGetDevice(int *ordinal)
+{
+	struct fake_device *d;
+	hipError_t e = fake_device(current_device, &d);
+
+	*ordinal = current_device;
+	return e;
+}
+
+/*
+ * ---- streams and events: work deferred until the host synchronizes ----
+ *
+ * A stream is a queue of operations (copies, the host work that tests
+ * linked with this file enqueue through fake_hip_defer(), event records
+ * and waits), run only when the host waits for a stream or an event, in an
+ * order chosen to find a missing wait: NB_FAKE_HIP_ORDER=newest runs, of
+ * the streams that can go on, the most recently created first; oldest (the
+ * default) the first created. A wait that nothing can satisfy aborts: on a
+ * GPU it would hang. The NULL stream runs its work at once.
+ */
+struct fake_event {
+	unsigned long recorded, done;	/* the last record enqueued, run */
+};
+
+struct fake_op {
+	enum { FAKE_WORK, FAKE_RECORD, FAKE_WAIT } kind;
+	void (*fn)(void *arg);
+	void *arg;			/* freed once fn has run */
+	struct fake_event *ev;
+	unsigned long seq;
+	struct fake_op *next;
+};
+
+struct fake_stream {
+	unsigned long id;		/* creation order */
+	struct fake_op *head, **tail;
+	struct fake_stream *next;
+};
+
+static struct fake_stream *streams;
+static unsigned long stream_ids;
+
+static void fake_op_run(struct fake_op *op)
+{
+	if (op->kind == FAKE_WORK) {
+		op->fn(op->arg);
+		free(op->arg);
+	} else if (op->kind == FAKE_RECORD) {
+		op->ev->done = op->seq;
+	}
+	free(op);
+}
+
+/* runs one operation; 0 when none can run */
+static int fake_step(void)
+{
+	int newest = getenv("NB_FAKE_HIP_ORDER") &&
+		!strcmp(getenv("NB_FAKE_HIP_ORDER"), "newest");
+	struct fake_stream *pick = NULL;
+	struct fake_op *op;
+
+	for (struct fake_stream *st = streams; st; st = st->next) {
+		op = st->head;
+		if (!op || (op->kind == FAKE_WAIT && op->ev->done < op->seq))
+			continue;
+		if (!pick || (newest ? st->id > pick->id : st->id < pick->id))
+			pick = st;
+	}
+	if (!pick)
+		return 0;
+	op = pick->head;
+	pick->head = op->next;
+	if (!pick->head)
+		pick->tail = &pick->head;
+	fake_op_run(op);
+	return 1;
+}
+
+static int fake_all_idle(void)
+{
+	for (struct fake_stream *st = streams; st; st = st->next)
+		if (st->head)
+			return 0;
+	return 1;
+}
+
+/* runs work until st is idle, or ev's last record ran, or (both NULL) all */
+static void fake_run(struct fake_stream *st, struct fake_event *ev)
+{
+	while (ev ? ev->done < ev->recorded : st ? st->head != NULL : !fake_all_idle())
+		if (!fake_step()) {
+			fprintf(stderr, "fake HIP runtime: every stream waits for an event that no stream will record\n");
+			abort();
+		}
+}
+
+static hipError_t fake_enqueue(hipStream_t s, struct fake_op *op)
+{
+	struct fake_stream *st = (struct fake_stream *)s;
+
+	if (!st) {			/* the NULL stream: now */
+		fake_op_run(op);
+		return hipSuccess;
+	}
+	op->next = NULL;
+	*st->tail = op;
+	st->tail = &op->next;
+	return hipSuccess;
+}
+
+static struct fake_op *fake_op(int kind)
+{
+	struct fake_op *op = (struct fake_op *)calloc(1, sizeof(*op));
+
+	if (!op) {
+		fprintf(stderr, "fake HIP runtime: out of memory\n");
+		abort();
+	}
+	op->kind = kind;
+	return op;
+}
+
+/* For tests linked with this file: fn(arg) in stream order; arg is freed. */
+void fake_hip_defer(hipStream_t s, void (*fn)(void *arg), void *arg);
+
+void fake_hip_defer(hipStream_t s, void (*fn)(void *arg), void *arg)
+{
+	struct fake_op *op = fake_op(FAKE_WORK);
+
+	op->fn = fn;
+	op->arg = arg;
+	fake_enqueue(s, op);
+}
 
 hipError_t hipStreamCreateWithFlags(hipStream_t *s, unsigned int flags)
 {
 	hipError_t e = fake_enter();
+	struct fake_stream *st;
 
 	(void)flags;
 	if (e != hipSuccess)
 		return fake_ret(e);
-	*s = (hipStream_t)calloc(1, 64);
-	return *s ? hipSuccess : fake_ret(hipErrorOutOfMemory);
+	st = (struct fake_stream *)calloc(1, sizeof(*st));
+	if (!st)
+		return fake_ret(hipErrorOutOfMemory);
+	st->id = ++stream_ids;
+	st->tail = &st->head;
+	st->next = streams;
+	streams = st;
+	*s = (hipStream_t)st;
+	return hipSuccess;
 }
 
+/* what a destroyed stream or event still has to do is done first */
 hipError_t hipStreamDestroy(hipStream_t s)
 {
+	fake_run(NULL, NULL);
+	for (struct fake_stream **p = &streams; *p; p = &(*p)->next)
+		if (*p == (struct fake_stream *)s) {
+			*p = (*p)->next;
+			break;
+		}
 	free(s);
 	return hipSuccess;
 }
 
 hipError_t hipStreamSynchronize(hipStream_t s)
 {
-	(void)s;
+	if (s)
+		fake_run((struct fake_stream *)s, NULL);
 	return fake_enter();
 }
 
@@ -285,27 +441,58 @@ hipError_t hipEventCreate(hipEvent_t *ev)
 
 	if (e != hipSuccess)
 		return fake_ret(e);
-	*ev = (hipEvent_t)calloc(1, 64);
+	*ev = (hipEvent_t)calloc(1, sizeof(struct fake_event));
 	return *ev ? hipSuccess : fake_ret(hipErrorOutOfMemory);
+}
+
+hipError_t hipEventCreateWithFlags(hipEvent_t *ev, unsigned int flags)
+{
+	(void)flags;
+	return hipEventCreate(ev);
 }
 
 hipError_t hipEventDestroy(hipEvent_t ev)
 {
+	fake_run(NULL, NULL);
 	free(ev);
 	return hipSuccess;
 }
 
 hipError_t hipEventRecord(hipEvent_t ev, hipStream_t s)
 {
-	(void)ev;
-	(void)s;
-	return fake_enter();
+	struct fake_op *op;
+	hipError_t e = fake_enter();
+
+	if (e != hipSuccess)
+		return fake_ret(e);
+	op = fake_op(FAKE_RECORD);
+	op->ev = (struct fake_event *)ev;
+	op->seq = ++op->ev->recorded;
+	return fake_enqueue(s, op);
+}
+
+hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t ev, unsigned int flags)
+{
+	struct fake_op *op;
+	hipError_t e = fake_enter();
+
+	(void)flags;
+	if (e != hipSuccess)
+		return fake_ret(e);
+	op = fake_op(FAKE_WAIT);
+	op->ev = (struct fake_event *)ev;
+	op->seq = op->ev->recorded;
+	return fake_enqueue(s, op);
 }
 
 hipError_t hipEventSynchronize(hipEvent_t ev)
 {
-	(void)ev;
-	return fake_enter();
+	hipError_t e = fake_enter();
+
+	if (e != hipSuccess)
+		return fake_ret(e);
+	fake_run(NULL, (struct fake_event *)ev);
+	return hipSuccess;
 }
 
 hipError_t hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t b)
@@ -334,16 +521,38 @@ hipError_t hipFree(void *p)
 	return hipSuccess;
 }
 
+/* bytes copied to the device, for tests linked with this file */
+size_t fake_hip_to_device_bytes;
+
+struct fake_copy {
+	void *dst;
+	const void *src;
+	size_t bytes;
+};
+
+static void fake_copy_run(void *arg)
+{
+	struct fake_copy *c = (struct fake_copy *)arg;
+
+	memmove(c->dst, c->src, c->bytes);
+}
+
+/* in stream order, as on a GPU: the host must not touch src or dst before */
 hipError_t hipMemcpyAsync(void *dst, const void *src, size_t bytes,
 			  hipMemcpyKind kind, hipStream_t s)
 {
 	hipError_t e = fake_enter();
+	struct fake_copy *c;
 
-	(void)kind;
-	(void)s;
 	if (e != hipSuccess)
 		return fake_ret(e);
-	memmove(dst, src, bytes);
+	c = (struct fake_copy *)malloc(sizeof(*c));
+	if (!c)
+		return fake_ret(hipErrorOutOfMemory);
+	*c = (struct fake_copy){ dst, src, bytes };
+	if (kind == hipMemcpyHostToDevice)
+		fake_hip_to_device_bytes += bytes;
+	fake_hip_defer(s, fake_copy_run, c);
 	return hipSuccess;
 }
 

@@ -154,8 +154,8 @@ static void plant_fault(const struct nbk_step *p)
 static void step(const struct nbk_step *p)
 {
 	step_args = p;
-	launch(nbk_step_geom(p->batch, p->height, p->width, p->filters),
-	       step_body);
+	launch(nbk_step_geom(NBK_FAMILY, p->batch, p->height, p->width,
+			     p->filters), step_body);
 	plant_fault(p);
 }
 
@@ -168,15 +168,15 @@ static struct {
 static void head3d_body(void)
 {
 	nbk_conv3d_head_kernel(head_args.in, head_args.kernel, head_args.bias,
-			       head_args.out, head_args.b, head_args.t,
-			       head_args.h, head_args.w, head_args.c);
+			       head_args.out, head_args.t, head_args.h,
+			       head_args.w, head_args.c);
 }
 
 static void head2d_body(void)
 {
 	nbk_conv2d_head_kernel(head_args.in, head_args.kernel, head_args.bias,
-			       head_args.out, head_args.b, head_args.h,
-			       head_args.w, head_args.c, head_args.o);
+			       head_args.out, head_args.h, head_args.w,
+			       head_args.c, head_args.o);
 }
 
 static void head3d(int b, int t, int h, int w, int c, const float *in,
@@ -185,7 +185,7 @@ static void head3d(int b, int t, int h, int w, int c, const float *in,
 	head_args.b = b, head_args.t = t, head_args.h = h, head_args.w = w;
 	head_args.c = c, head_args.in = in, head_args.kernel = kernel;
 	head_args.bias = bias, head_args.out = out;
-	launch(nbk_head_geom((size_t)b * t * h * w), head3d_body);
+	launch(nbk_head_geom((size_t)b * t, h, w), head3d_body);
 }
 
 static void head2d(int b, int h, int w, int c, int o, const float *in,
@@ -194,7 +194,7 @@ static void head2d(int b, int h, int w, int c, int o, const float *in,
 	head_args.b = b, head_args.h = h, head_args.w = w, head_args.c = c;
 	head_args.o = o, head_args.in = in, head_args.kernel = kernel;
 	head_args.bias = bias, head_args.out = out;
-	launch(nbk_head_geom((size_t)b * h * w * o), head2d_body);
+	launch(nbk_head_geom(b, h, w), head2d_body);
 }
 
 static float *dev_alloc(size_t n)

@@ -15,6 +15,7 @@
 #include "plugin.h"
 
 const struct nb_plugin *navibench_plugin(void);
+extern size_t fake_hip_to_device_bytes;	/* tests/hip/fake_hip.c */
 
 static int failed, n_checks;
 
@@ -222,10 +223,16 @@ static void micro_test(const struct nb_backend_ops *o, void *ctx)
 		c[i] = (float)(i & 7);
 	}
 	o->triad(ctx, a, b, c, 0.5f, N);
+	size_t before = fake_hip_to_device_bytes;
+
+	o->triad(ctx, a, b, c, 0.5f, N);	/* a repeat: nothing to upload */
+	check(fake_hip_to_device_bytes == before,
+	      "triad: a repeat with the same b and c uploads nothing");
 	o->triad(ctx, a, c, b, 0.5f, N);	/* new contents, same size */
 	for (int i = 0; i < N; i++)
 		bad += a[i] != (float)(i & 7) + 0.5f * (float)(i & 1023);
-	check(!bad, "triad: a = b + s c on every element, with the latest b and c");
+	check(!bad && fake_hip_to_device_bytes == before + 2 * N * sizeof(float),
+	      "triad: a = b + s c on every element, with the latest b and c, uploaded");
 }
 
 int main(void)

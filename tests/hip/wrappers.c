@@ -60,7 +60,7 @@ int main(void)
 	tap(nbk_triad(NULL, p, p, p, 2, 100) == -1 && has("nbk.cpp:") &&
 	    has("launch of nbk_triad_kernel: error "),
 	    "a launch without a device fails: file, line, kernel, runtime error");
-	tap(nbk_time_ms(NULL, noop, NULL, &ms) == -1 && has("nbk.cpp:") &&
+	tap(nbk_time_ms(NULL, noop, NULL, 1, &ms) == -1 && has("nbk.cpp:") &&
 	    has("hipEventCreate(&ev0): error "),
 	    "a runtime call without a device fails: file, line, call, runtime error");
 	return failed != 0;
