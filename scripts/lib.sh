@@ -11,39 +11,56 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The project's scripts build and test the test-only modules too (Kbuild).
 export GT_TEST_MODULES=m
 
-# The kernel series the project builds and tests against: the two that
-# Debian 12 ships, 6.1 LTS (its default) and 6.12 LTS (bookworm-security).
-GT_KERNEL_SERIES=(6.1 6.12)
+# The Debian kernels the project builds and tests against, pinned in
+# scripts/kernels.conf: GT_KERNEL_SERIES (6.1 6.12), each series' release
+# and package version, the default series (the first line) and the newest
+# (the last). scripts/bump-kernels moves the pins.
+GT_KERNELS_CONF="$TOP/scripts/kernels.conf"
+GT_KERNEL_SERIES=()
+GT_KERNEL_RELEASE=()
+GT_KERNEL_VERSION=()
+read_kernels_conf() {
+	local series rel ver extra n=0
+	while read -r series rel ver extra; do
+		n=$((n + 1))
+		case "$series" in ''|'#'*) continue ;; esac
+		if [ -z "$ver" ] || [ -n "$extra" ] || [ "$(kernel_series "$rel")" != "$series" ]; then
+			echo "$GT_KERNELS_CONF:$n: expected 'SERIES RELEASE VERSION' (e.g. 6.1 6.1.0-57-amd64 6.1.192-3), a release of that series" >&2
+			GT_KERNEL_SERIES=()
+			return 1
+		fi
+		GT_KERNEL_SERIES+=("$series")
+		GT_KERNEL_RELEASE+=("$rel")
+		GT_KERNEL_VERSION+=("$ver")
+	done <"$GT_KERNELS_CONF"
+}
 
-# The Debian kernel ABI of series $1 (default 6.1), e.g. 6.1.0-57-amd64 or
-# 6.12.117+deb12-amd64. Discovered, never hard-coded, so a point release
-# moves everything together:
-#   6.1:  the headers that linux-headers-amd64 depends on;
-#   6.12: the newest linux-headers-6.12.*+deb12-amd64 in the archive.
-# Without apt lists (not fetched yet), the newest installed headers of
-# that series.
+# kernel_pin SERIES: "RELEASE VERSION" of SERIES in scripts/kernels.conf.
+kernel_pin() {
+	local i
+	for i in "${!GT_KERNEL_SERIES[@]}"; do
+		if [ "${GT_KERNEL_SERIES[$i]}" = "$1" ]; then
+			echo "${GT_KERNEL_RELEASE[$i]} ${GT_KERNEL_VERSION[$i]}"
+			return 0
+		fi
+	done
+	echo "unknown kernel series '$1': expected one of ${GT_KERNEL_SERIES[*]} (scripts/kernels.conf)" >&2
+	return 1
+}
+
+# The Debian kernel release of series $1 (default: the default series),
+# e.g. 6.1.0-57-amd64 or 6.12.118+deb12-amd64, as pinned.
 debian_kver() {
-	local series=${1:-6.1} dep=
-	case "$series" in
-	6.1)
-		dep=$(apt-cache depends linux-headers-amd64 2>/dev/null |
-		      awk '/Depends: linux-headers-6\.1\.[0-9]/ { sub("linux-headers-", "", $2); print $2; exit }')
-		;;
-	6.12)
-		dep=$(apt-cache pkgnames linux-headers-6.12. 2>/dev/null |
-		      sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12-amd64\)$/\1/p' | sort -V | tail -n 1)
-		;;
-	*)
-		echo "unknown kernel series '$series': expected one of ${GT_KERNEL_SERIES[*]}" >&2
-		return 1
-		;;
-	esac
-	if [ -z "$dep" ]; then
-		dep=$(find /usr/src -maxdepth 1 -name "linux-headers-$series.*-amd64" -printf '%f\n' 2>/dev/null |
-		      sed 's/^linux-headers-//' | sort -V | tail -n 1)
-	fi
-	[ -n "$dep" ] || { echo "cannot find Debian's $series kernel version: run scripts/install-deps" >&2; return 1; }
-	echo "$dep"
+	local pin
+	pin=$(kernel_pin "${1:-$GT_KERNEL_DEFAULT}") || return 1
+	echo "${pin% *}"
+}
+
+# The Debian package version of series $1's pinned kernel, e.g. 6.1.192-3.
+debian_kversion() {
+	local pin
+	pin=$(kernel_pin "${1:-$GT_KERNEL_DEFAULT}") || return 1
+	echo "${pin#* }"
 }
 
 # The series of kernel version $1: "6.12" for 6.12.117+deb12-amd64 or
@@ -55,16 +72,22 @@ kernel_series() {
 	echo "$v" | cut -d. -f1,2
 }
 
-# linux-source-SERIES's tarball (default 6.1), as shipped by the package.
+read_kernels_conf
+GT_KERNEL_DEFAULT=${GT_KERNEL_SERIES[0]:-}
+# shellcheck disable=SC2034 # for the scripts that source this one
+GT_KERNEL_NEWEST=${GT_KERNEL_SERIES[*]: -1}
+
+# linux-source-SERIES's tarball (default: the default series), as shipped
+# by the package.
 linux_source_tarball() {
-	local t="/usr/src/linux-source-${1:-6.1}.tar.xz"
+	local t="/usr/src/linux-source-${1:-$GT_KERNEL_DEFAULT}.tar.xz"
 	[ -f "$t" ] && echo "$t"
 }
 
-# Directory of the extracted kernel source parts of series $1 (default
-# 6.1): checkpatch, the selftests.
+# Directory of the extracted kernel source parts of series $1 (default:
+# the default series): checkpatch, the selftests.
 linux_source_dir() {
-	local series=${1:-6.1} t
+	local series=${1:-$GT_KERNEL_DEFAULT} t
 	t=$(linux_source_tarball "$series")
 	[ -n "$t" ] || { echo "linux-source-$series is not installed: run scripts/install-deps" >&2; return 1; }
 	echo "$GPUTELEMETRY_CACHE/$(basename "$t" .tar.xz)"
