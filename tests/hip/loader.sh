@@ -187,8 +187,10 @@ loader_amdgpu() {
 		and .devices[2].kind == "cpu" and (.devices[2].gpu == null)
 		and (.notes | all(test("GPU backend") | not))' "$ld_dir/list.json"
 	ldshim "${ld_env[@]}" -- list
-	[[ $rc -eq 0 && $out == *"0  amdgpu  0000:03:00.0"*"fake 0: gfx1012, 22 CUs, 4.00 GiB, 1845/875 MHz"* &&
-		$out == *"1  hip     0000:41:00.0  Fake H"*"fake 1: sm_90, 132 CUs"* && $out == *"2  cpu"* ]]
+	# the GPU column wraps at 80 columns: its words, in order
+	flat=$(tr -s ' \n' '  ' <<<"$out")
+	[[ $rc -eq 0 && $flat == *"0 amdgpu 0000:03:00.0"*"fake 0: gfx1012, 22 CUs, 4.00 GiB, 1845/875 MHz"* &&
+		$flat == *"1 hip 0000:41:00.0 Fake H"*"fake 1: sm_90, 132 CUs"* && $flat == *"2 cpu"* ]]
 	ldcheck "list (text): name, arch, CUs, memory and clocks of the plugin's devices"
 	out=$(env NBSHIM_ROOT="$ld_root" LD_PRELOAD="$ld_shim" "${ld_env[@]}" "$ld_nb" info --device 0 --json \
 		2>"$ld_dir/err" >"$ld_dir/info0.json")
@@ -313,7 +315,9 @@ loader_predict() {
 # ---- --device all ----
 loader_all() {
 	ldshim "${ld_env[@]}" -- run --device all --tests convlstm-mono,fp32-peak --quick --batch 2 --frames 3 --json "$ld_dir/all.json"
-	[[ $rc -eq 0 && $out == *"2 GPUs at once, one host thread each: device 0 (AMD Radeon RX 5500 XT), device 1 (Fake H)"* &&
+	# text wraps at 80 columns: the words, in order
+	flat=$(tr -s ' \n' '  ' <<<"$out")
+	[[ $rc -eq 0 && $flat == *"2 GPUs at once, one host thread each: device 0 (AMD Radeon RX 5500 XT), device 1 (Fake H)"* &&
 		$out == *"=== device 0"* && $out == *"=== device 1"* && $out == *"=== all 2 devices together"* ]]
 	ldcheck "run --device all: both devices, each reported, then the aggregate"
 	ldjq "run --device all (JSON): two runs, each on its own device, the aggregate their sum" '
