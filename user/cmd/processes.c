@@ -23,7 +23,7 @@ static long opt_count;
 
 static const struct cli_option processes_opts[] = {
 	CLI_FLAG_OPT("watch", 'w', &opt_watch,
-		     "keep sampling: one record per process and sample (a line, a JSON line, a CSV row)"),
+		     "keep sampling: the same document every interval (a table, a JSON line, CSV rows)"),
 	CLI_DURATION_OPT("interval", 'i', &opt_interval, 50, 3600000,
 			 "time over which engine use is measured (default 1s)"),
 	CLI_INT_OPT("count", 'n', &opt_count, "N", 1, 100000000,
@@ -45,7 +45,9 @@ static const struct cli_spec processes_spec = {
 		  "counted once, for the lowest pid. Processes whose fds you may not read\n"
 		  "(another user's, unless root) are counted and said. Engine busy is the\n"
 		  "client's engine time over the interval, and can pass 100% where an engine has\n"
-		  "several rings. --format prometheus gives the engine times as counters instead.",
+		  "several rings. --format prometheus gives the engine times as counters instead\n"
+		  "(not with --watch: 'navibench exporter --processes' serves them over time).\n"
+		  "JSON Schema and CSV columns: navibench(1), Output.",
 };
 
 /* The engines shown as columns; JSON has the same keys with _percent. */

@@ -57,8 +57,10 @@ static const struct cli_spec sensors_spec = {
 	.epilog = "With --watch on a terminal (text, one device) the view refreshes in place,\n"
 		  "with a sparkline of recent values and min/max; Ctrl-C quits and restores\n"
 		  "the terminal. Otherwise one record per device and sample: a line of text,\n"
-		  "a JSON object per line (JSON Lines) or a CSV row under one header.\n"
-		  "A runtime-suspended GPU is not woken unless --wake is given.",
+		  "a JSON object per line (JSON Lines) or a CSV row under one header; not in\n"
+		  "the Prometheus format (an exposition holds each series once: the exporter\n"
+		  "serves readings over time). A runtime-suspended GPU is not woken unless\n"
+		  "--wake is given. JSON Schemas and CSV columns: navibench(1), Output.",
 };
 
 /* The devices read together, and their sources. */
