@@ -7,11 +7,12 @@
  * Each device a record is about gives one navibench_device_info series
  * carrying its identity (and navibench_device_suspended), once however
  * many records are about it, and each record one series per reading it
- * has, labelled with the device's index and PCI address. Names follow Prometheus' conventions:
- * the prefix navibench_, base units in the name (readings in mC, MHz, mW,
- * mV and % are converted to degrees Celsius, hertz, watts, volts and a
- * 0..1 ratio), _total on counters. A missing reading has no series, never
- * 0. Text and tables are not metrics: they are dropped. Notes (what could
+ * has, labelled with the device's index and PCI address. Names follow
+ * Prometheus' conventions: the prefix navibench_, base units in the name
+ * (readings in mC, MHz, mW, mV and % are converted to degrees Celsius,
+ * hertz, watts, volts and a 0..1 ratio), _total on counters. A missing
+ * reading has no series, never 0. Text and tables are not metrics: they
+ * are dropped. Notes (what could
  * not be read, and why) are comment lines at the top, "# navibench: ...":
  * a scrape then says itself what it lacks, parsers skip them, and the
  * exporter logs them when they change.
@@ -25,9 +26,9 @@
  * The gputelemetry module's statistics (sensors' "gputelemetry_stats":
  * min, average and max of each reading over the module's sampler since
  * their last reset, an object per reading) become
- * navibench_sampler_<family>_<unit>{stat=}: what the module saw between
- * its samples, which neither Prometheus nor node_exporter sees. They are
- * exported for amdgpu devices too.
+ * navibench_sampler_<family>_<unit>{stat=}: what the module's sampler saw,
+ * which neither Prometheus nor node_exporter sees between its scrapes.
+ * They are exported for amdgpu devices too.
  *
  * One metric's series must be together under one # HELP and # TYPE, and
  * records come device by device; the series are therefore kept until the
