@@ -209,7 +209,8 @@ loader_amdgpu() {
 # ---- a failed validation located: layer, frame, element (engine/diverge.c) ----
 loader_located() {
 	ldshim "${ld_env[@]}" NBFAKE_WRONG_LAYER=2,1,4,6,9 -- "${ld_run[@]}" --device 0 --json "$ld_dir/layer.json"
-	[[ $rc -eq 1 && $out == *"convlstm-mono: first divergence: ConvLSTM layer 2, frame 1, item 0, element (y 4, x 6, channel 9): "*"a jump: one faulty step, not rounding"* ]]
+	flat=$(tr -s ' \n' '  ' <<<"$out")	# text wraps at 80 columns
+	[[ $rc -eq 1 && $flat == *"convlstm-mono: first divergence: ConvLSTM layer 2, frame 1, item 0, element (y 4, x 6, channel 9): "*"a jump: one faulty step, not rounding"* ]]
 	ldcheck "a wrong value in one layer's output: the text names its layer, frame and element"
 	ldjq "... and so does the JSON result's validation (first_divergence, layer_max_abs_error)" '
 		.tests[] | select(.name == "convlstm-mono") | .validation
@@ -222,7 +223,8 @@ loader_located() {
 		  and (.layer_max_abs_error | length == 5) and .layer_max_abs_error[0] < 1e-4
 		  and .layer_max_abs_error[2] >= 0.4' "$ld_dir/layer.json"
 	ldshim "${ld_env[@]}" NBFAKE_ABI=2 NBFAKE_WRONG_FRAMES=3 -- "${ld_run[@]}" --device 0 --json "$ld_dir/abi2.json"
-	[[ $rc -eq 1 && $out == *"backend: fake ("* && $out == *"convlstm-mono: the fake backend gives no per-layer outputs (a plugin of interface version 2: rebuild it)"* ]]
+	flat=$(tr -s ' \n' '  ' <<<"$out")
+	[[ $rc -eq 1 && $out == *"backend: fake ("* && $flat == *"convlstm-mono: the fake backend gives no per-layer outputs (a plugin of interface version 2: rebuild it)"* ]]
 	ldcheck "a plugin of interface version 2 still loads and runs; its failure says it cannot be located"
 	ldjq "... its validation: a diagnosis, first_divergence null" '
 		.tests[] | select(.name == "convlstm-mono") | .validation
