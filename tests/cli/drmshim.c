@@ -45,6 +45,14 @@
  *   trace         log every redirected path to stderr
  * $NBSHIM_COUNT_FILE: when set, each ioctl appends one byte there (tests
  * use it to check that a suspended GPU was not touched).
+ * $NBSHIM_WAKE_FILE: when set, each open that would resume a
+ * runtime-suspended device on a real system appends its path there, one
+ * line each: a device whose power/runtime_status in the root says
+ * "suspended", and an open of its render or card node (amdgpu's open
+ * takes a runtime PM reference) or of an attribute amdgpu reads from the
+ * hardware (its hwmon files, gpu_busy_percent, mem_busy_percent, mem_info_*,
+ * gpu_metrics, pp_*). Its PCI ids, class, uevent, power/ and PCIe link
+ * attributes are sysfs' own or config space: reading them wakes nothing.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -298,6 +306,72 @@ static bool is_render_node(const char *p)
 		}						\
 	} while (0)
 
+/* Whether an amdgpu attribute (the file's name) is read from the hardware. */
+static bool wakes_attr(const char *rp)
+{
+	static const char *const names[] = { "gpu_busy_percent", "mem_busy_percent", "gpu_metrics" };
+	const char *base = strrchr(rp, '/');
+
+	base = base ? base + 1 : rp;
+	if (strstr(rp, "/hwmon/") || !strncmp(base, "mem_info_", 9) || !strncmp(base, "pp_", 3))
+		return true;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(base, names[i]))
+			return true;
+	return false;
+}
+
+/* Whether the PCI device directory holding rp (in the root) is runtime-suspended. */
+static bool suspended_dir(const char *rp)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 32], status[32] = "";
+	size_t l = strlen(S.root_real);
+	FILE *f;
+
+	if (!real_realpath(rp, dir) || strncmp(dir, S.root_real, l))
+		return false;
+	for (char *slash = strrchr(dir, '/'); slash && slash > dir + l; slash = strrchr(dir, '/')) {
+		*slash = '\0';
+		snprintf(file, sizeof(file), "%s/vendor", dir);
+		if (real_access(file, F_OK))
+			continue;
+		snprintf(file, sizeof(file), "%s/power/runtime_status", dir);
+		f = real_fopen(file, "r");
+		if (f && !fgets(status, sizeof(status), f))
+			status[0] = '\0';
+		if (f)
+			fclose(f);
+		return !strncmp(status, "suspended", 9);
+	}
+	return false;
+}
+
+/* An open of p (redirected to rp): logged when it would wake a suspended device. */
+static void note_wake(const char *p, const char *rp)
+{
+	const char *log = getenv("NBSHIM_WAKE_FILE");
+	char dev[PATH_MAX];
+	unsigned int minor;
+	FILE *f;
+
+	if (!log || rp == p)
+		return;
+	if (sscanf(p, "/dev/dri/renderD%u", &minor) == 1 || sscanf(p, "/dev/dri/card%u", &minor) == 1)
+		snprintf(dev, sizeof(dev), "%s/sys/dev/char/%d:%u/device/vendor", S.root, DRM_MAJOR,
+			 minor);
+	else if (wakes_attr(rp))
+		snprintf(dev, sizeof(dev), "%s", rp);
+	else
+		return;
+	if (!suspended_dir(dev))
+		return;
+	f = real_fopen(log, "a");
+	if (f) {
+		fprintf(f, "%s\n", p);
+		fclose(f);
+	}
+}
+
 /* What the quirks deny (EACCES): render nodes, the module's debugfs files. */
 static bool denied(const char *p)
 {
@@ -325,6 +399,7 @@ int open(const char *p, int flags, ...)
 	}
 	const char *rp = redirect(p, buf, sizeof(buf));
 
+	note_wake(p, rp);
 	return real_open(rp, flags, mode);
 }
 
@@ -340,6 +415,7 @@ int open64(const char *p, int flags, ...)
 	}
 	const char *rp = redirect(p, buf, sizeof(buf));
 
+	note_wake(p, rp);
 	return real_open64(rp, flags, mode);
 }
 
@@ -353,7 +429,10 @@ int openat(int dirfd, const char *p, int flags, ...)
 		errno = EACCES;
 		return -1;
 	}
-	return real_openat(dirfd, redirect(p, buf, sizeof(buf)), flags, mode);
+	const char *rp = redirect(p, buf, sizeof(buf));
+
+	note_wake(p, rp);
+	return real_openat(dirfd, rp, flags, mode);
 }
 
 /*
@@ -410,6 +489,7 @@ FILE *fopen(const char *p, const char *m)
 	}
 	const char *rp = redirect(p, buf, sizeof(buf));
 
+	note_wake(p, rp);
 	f = rp == buf ? rapl_energy(rp) : NULL;
 	return f ? f : real_fopen(rp, m);
 }
@@ -424,6 +504,7 @@ FILE *fopen64(const char *p, const char *m)
 	}
 	const char *rp = redirect(p, buf, sizeof(buf));
 
+	note_wake(p, rp);
 	return real_fopen64(rp, m);
 }
 

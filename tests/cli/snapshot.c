@@ -39,11 +39,17 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < n; i++) {
 		FILE *f = open_memstream(&buf, &len);
+		struct nb_print *p;
 		int rc;
 
 		if (!f)
 			return 1;
-		rc = nb_sensors_snapshot(f, fmt, 0);
+		p = nb_print_open_file(fmt, f, "sensors");
+		rc = nb_sensors_snapshot(p, 0);
+		if (rc == NB_EXIT_OK)
+			rc = nb_print_close(p);
+		else
+			nb_print_discard(p);
 		if (fclose(f) || rc != NB_EXIT_OK) {
 			fprintf(stderr, "snapshot: call %d returned %d\n", i + 1, rc);
 			return 1;

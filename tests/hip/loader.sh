@@ -187,8 +187,10 @@ loader_amdgpu() {
 		and .devices[2].kind == "cpu" and (.devices[2].gpu == null)
 		and (.notes | all(test("GPU backend") | not))' "$ld_dir/list.json"
 	ldshim "${ld_env[@]}" -- list
-	[[ $rc -eq 0 && $out == *"0  amdgpu  0000:03:00.0"*"fake 0: gfx1012, 22 CUs, 4.00 GiB, 1845/875 MHz"* &&
-		$out == *"1  hip     0000:41:00.0  Fake H"*"fake 1: sm_90, 132 CUs"* && $out == *"2  cpu"* ]]
+	# the GPU column wraps at 80 columns: its words, in order
+	flat=$(tr -s ' \n' '  ' <<<"$out")
+	[[ $rc -eq 0 && $flat == *"0 amdgpu 0000:03:00.0"*"fake 0: gfx1012, 22 CUs, 4.00 GiB, 1845/875 MHz"* &&
+		$flat == *"1 hip 0000:41:00.0 Fake H"*"fake 1: sm_90, 132 CUs"* && $flat == *"2 cpu"* ]]
 	ldcheck "list (text): name, arch, CUs, memory and clocks of the plugin's devices"
 	out=$(env NBSHIM_ROOT="$ld_root" LD_PRELOAD="$ld_shim" "${ld_env[@]}" "$ld_nb" info --device 0 --json \
 		2>"$ld_dir/err" >"$ld_dir/info0.json")
@@ -207,7 +209,8 @@ loader_amdgpu() {
 # ---- a failed validation located: layer, frame, element (engine/diverge.c) ----
 loader_located() {
 	ldshim "${ld_env[@]}" NBFAKE_WRONG_LAYER=2,1,4,6,9 -- "${ld_run[@]}" --device 0 --json "$ld_dir/layer.json"
-	[[ $rc -eq 1 && $out == *"convlstm-mono: first divergence: ConvLSTM layer 2, frame 1, item 0, element (y 4, x 6, channel 9): "*"a jump: one faulty step, not rounding"* ]]
+	flat=$(tr -s ' \n' '  ' <<<"$out")	# text wraps at 80 columns
+	[[ $rc -eq 1 && $flat == *"convlstm-mono: first divergence: ConvLSTM layer 2, frame 1, item 0, element (y 4, x 6, channel 9): "*"a jump: one faulty step, not rounding"* ]]
 	ldcheck "a wrong value in one layer's output: the text names its layer, frame and element"
 	ldjq "... and so does the JSON result's validation (first_divergence, layer_max_abs_error)" '
 		.tests[] | select(.name == "convlstm-mono") | .validation
@@ -220,7 +223,8 @@ loader_located() {
 		  and (.layer_max_abs_error | length == 5) and .layer_max_abs_error[0] < 1e-4
 		  and .layer_max_abs_error[2] >= 0.4' "$ld_dir/layer.json"
 	ldshim "${ld_env[@]}" NBFAKE_ABI=2 NBFAKE_WRONG_FRAMES=3 -- "${ld_run[@]}" --device 0 --json "$ld_dir/abi2.json"
-	[[ $rc -eq 1 && $out == *"backend: fake ("* && $out == *"convlstm-mono: the fake backend gives no per-layer outputs (a plugin of interface version 2: rebuild it)"* ]]
+	flat=$(tr -s ' \n' '  ' <<<"$out")
+	[[ $rc -eq 1 && $out == *"backend: fake ("* && $flat == *"convlstm-mono: the fake backend gives no per-layer outputs (a plugin of interface version 2: rebuild it)"* ]]
 	ldcheck "a plugin of interface version 2 still loads and runs; its failure says it cannot be located"
 	ldjq "... its validation: a diagnosis, first_divergence null" '
 		.tests[] | select(.name == "convlstm-mono") | .validation
@@ -313,7 +317,9 @@ loader_predict() {
 # ---- --device all ----
 loader_all() {
 	ldshim "${ld_env[@]}" -- run --device all --tests convlstm-mono,fp32-peak --quick --batch 2 --frames 3 --json "$ld_dir/all.json"
-	[[ $rc -eq 0 && $out == *"2 GPUs at once, one host thread each: device 0 (AMD Radeon RX 5500 XT), device 1 (Fake H)"* &&
+	# text wraps at 80 columns: the words, in order
+	flat=$(tr -s ' \n' '  ' <<<"$out")
+	[[ $rc -eq 0 && $flat == *"2 GPUs at once, one host thread each: device 0 (AMD Radeon RX 5500 XT), device 1 (Fake H)"* &&
 		$out == *"=== device 0"* && $out == *"=== device 1"* && $out == *"=== all 2 devices together"* ]]
 	ldcheck "run --device all: both devices, each reported, then the aggregate"
 	ldjq "run --device all (JSON): two runs, each on its own device, the aggregate their sum" '

@@ -59,6 +59,17 @@ run info_bogus $NB info --device bogus
 run sensors_sim0 $NB sensors --device sim0
 run sensors_sim0_json $NB sensors --device sim0 --json
 run sensors_cpu $NB sensors --device cpu
+run sensors_all_json $NB sensors --all --json
+run watch_all_json $NB sensors --all --watch --interval 100ms --count 2 --json
+run sensors_csv $NB sensors --all --format csv
+run list_csv $NB list --format csv
+run info_cpu_json $NB info --device cpu --json
+run info_sim0_csv $NB info --device sim0 --format csv
+run processes_json $NB processes --json --interval 100ms
+run list_prom $NB list --format prometheus
+run info_sim0_prom $NB info --device sim0 --format prometheus
+run sensors_prom $NB sensors --all --format prometheus
+run exporter_tf sh -c "mkdir -p /tmp/tf && $NB exporter --textfile /tmp/tf && cat /tmp/tf/navibench.prom"
 run sensors_badint $NB sensors --device sim0 --watch --interval 10ms
 run sensors_badsrc $NB sensors --device sim0 --source nowhere
 run gt_sensors_idle cat $GT/sim0/sensors

@@ -104,26 +104,31 @@ static double mono_now(void)
 #define NOTE_PREFIX "# navibench: "
 
 /*
- * read_metrics() - every device's metrics (nb_sensors_snapshot() in the
- * Prometheus format), and with --processes every process's use
- * (nb_processes_snapshot(): its families are its own, so the two
- * documents make one), into a new buffer. 0, or -1 after saying why.
+ * read_metrics() - one exposition: every device's metrics
+ * (nb_sensors_snapshot()) and with --processes every process's use
+ * (nb_processes_snapshot()) in one document, so that each family has one
+ * HELP and TYPE and a device's identity is there once; into a new buffer.
+ * 0, or -1 after saying why.
  */
 static int read_metrics(char **text, size_t *len)
 {
-	const struct nb_print_ops *fmt = nb_format_ops(NB_FORMAT_PROMETHEUS);
 	FILE *f = open_memstream(text, len);
+	struct nb_print *p;
 	int rc;
 
 	if (!f) {
 		fprintf(stderr, "navibench exporter: out of memory\n");
 		return -1;
 	}
-	rc = nb_sensors_snapshot(f, fmt, 0);
-	if (opt_processes && (rc == NB_EXIT_OK || rc == NB_EXIT_NODEV) &&
-	    nb_processes_snapshot(f, fmt) != NB_EXIT_OK)
-		rc = NB_EXIT_FAIL;
-	if (fclose(f) || (rc != NB_EXIT_OK && rc != NB_EXIT_NODEV)) {
+	p = nb_print_open_file(nb_format_ops(NB_FORMAT_PROMETHEUS), f, "exporter");
+	rc = nb_sensors_snapshot(p, 0);
+	if (opt_processes && (rc == NB_EXIT_OK || rc == NB_EXIT_NODEV))
+		rc = nb_processes_snapshot(p);
+	if (rc == NB_EXIT_OK || rc == NB_EXIT_NODEV)
+		rc = nb_print_close(p);
+	else
+		nb_print_discard(p);
+	if (fclose(f) || rc != NB_EXIT_OK) {
 		free(*text);
 		*text = NULL;
 		return -1;

@@ -17,6 +17,12 @@ static const struct nb_plugin_device *gpu_of(const struct nb_device *d,
 	       &(*g)->dev[d->hip_ordinal] : NULL;
 }
 
+/* The members of list's "gpu" cell, as CSV columns: those of nb_gpu_list_cell(). */
+const char *const nb_gpu_list_columns[NB_GPU_LIST_NCOLUMNS] = {
+	"gpu.plugin", "gpu.ordinal", "gpu.arch", "gpu.compute_units", "gpu.memory_bytes",
+	"gpu.clock_mhz", "gpu.memory_clock_mhz",
+};
+
 void nb_gpu_list_cell(struct nb_print *p, const struct nb_device *d)
 {
 	const struct nb_gpu_plugin *g;
@@ -71,6 +77,16 @@ static void version(struct nb_print *p, const char *key, const char *label, int 
 	else
 		nb_missing(p, key, label, "not reported");
 }
+
+/* The members of info's "gpu_runtime", as CSV columns: those of nb_gpu_info(). */
+const char *const nb_gpu_info_columns[NB_GPU_INFO_NCOLUMNS] = {
+	"gpu_runtime.plugin", "gpu_runtime.plugin_path", "gpu_runtime.runtime",
+	"gpu_runtime.runtime_version", "gpu_runtime.driver_version", "gpu_runtime.ordinal",
+	"gpu_runtime.name", "gpu_runtime.arch", "gpu_runtime.pci", "gpu_runtime.compute_units",
+	"gpu_runtime.wave_size", "gpu_runtime.memory_bytes", "gpu_runtime.clock_mhz",
+	"gpu_runtime.memory_clock_mhz", "gpu_runtime.memory_bus_bits", "gpu_runtime.lds_bytes",
+	"gpu_runtime.max_threads_per_block",
+};
 
 void nb_gpu_info(struct nb_print *p, const struct nb_device *d)
 {

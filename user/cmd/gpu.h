@@ -17,6 +17,10 @@
  */
 void nb_gpu_list_cell(struct nb_print *p, const struct nb_device *d);
 
+/* The cell's members as CSV columns ("gpu.plugin", ...), for nb_print_columns(). */
+#define NB_GPU_LIST_NCOLUMNS 7
+extern const char *const nb_gpu_list_columns[NB_GPU_LIST_NCOLUMNS];
+
 /*
  * nb_gpu_backend_note() - why no GPU backend can be used, when it matters
  * for this list: an amdgpu device that will run the benchmark on the CPU.
@@ -30,5 +34,9 @@ const char *nb_gpu_backend_note(const struct nb_devlist *l);
  * or, for a GPU without one, why it has none.
  */
 void nb_gpu_info(struct nb_print *p, const struct nb_device *d);
+
+/* Its members as CSV columns ("gpu_runtime.plugin", ...), for nb_print_columns(). */
+#define NB_GPU_INFO_NCOLUMNS 17
+extern const char *const nb_gpu_info_columns[NB_GPU_INFO_NCOLUMNS];
 
 #endif /* NAVIBENCH_CMD_GPU_H */

@@ -39,8 +39,28 @@ static const struct cli_spec info_spec = {
 	.options = info_opts,
 	.epilog = "Peaks: FP32 = CUs x 64 lanes x 2 (FMA) x max engine clock; memory bandwidth =\n"
 		  "bus width / 8 x max memory clock x transfers per clock of the VRAM type.\n"
-		  "JSON fields: see navibench(1), INFO.",
+		  "JSON (its JSON Schema: info.schema.json) and CSV columns: navibench(1), Output.",
 };
+
+/*
+ * The firmware info reports, in its order: X(id, key, label), id the
+ * query's AMDGPU_INFO_FW_<id>. Its keys are CSV columns in every build.
+ */
+#define NB_FIRMWARE(X)					\
+	X(SMC, "smc", "SMC")				\
+	X(GFX_ME, "gfx_me", "GFX ME")			\
+	X(GFX_PFP, "gfx_pfp", "GFX PFP")		\
+	X(GFX_MEC, "gfx_mec", "GFX MEC")		\
+	X(GFX_RLC, "gfx_rlc", "GFX RLC")		\
+	X(SDMA, "sdma", "SDMA")				\
+	X(SOS, "sos", "PSP SOS")			\
+	X(VCN, "vcn", "VCN")
+#define NB_FW_NAMES(id, key, label) { key, label },
+static const struct {
+	const char *key, *label;
+} fws[] = { NB_FIRMWARE(NB_FW_NAMES) };
+#undef NB_FW_NAMES
+#define NFWS (sizeof(fws) / sizeof(fws[0]))
 
 #ifndef NB_WITHOUT_LIBDRM
 /* A sysfs attribute of the PCI device, or NULL. */
@@ -139,25 +159,15 @@ static void print_vbios(struct nb_print *p, struct nb_amdgpu *a)
 
 static void print_firmware(struct nb_print *p, struct nb_amdgpu *a)
 {
-	static const struct {
-		unsigned int type;
-		const char *key, *label;
-	} fws[] = {
-		{ AMDGPU_INFO_FW_SMC, "smc", "SMC" },
-		{ AMDGPU_INFO_FW_GFX_ME, "gfx_me", "GFX ME" },
-		{ AMDGPU_INFO_FW_GFX_PFP, "gfx_pfp", "GFX PFP" },
-		{ AMDGPU_INFO_FW_GFX_MEC, "gfx_mec", "GFX MEC" },
-		{ AMDGPU_INFO_FW_GFX_RLC, "gfx_rlc", "GFX RLC" },
-		{ AMDGPU_INFO_FW_SDMA, "sdma", "SDMA" },
-		{ AMDGPU_INFO_FW_SOS, "sos", "PSP SOS" },
-		{ AMDGPU_INFO_FW_VCN, "vcn", "VCN" },
-	};
+#define NB_FW_TYPE(id, key, label) AMDGPU_INFO_FW_##id,
+	static const unsigned int types[NFWS] = { NB_FIRMWARE(NB_FW_TYPE) };
+#undef NB_FW_TYPE
 
 	nb_obj_begin(p, "firmware", "Firmware (version, feature)");
-	for (size_t i = 0; i < sizeof(fws) / sizeof(fws[0]); i++) {
+	for (size_t i = 0; i < NFWS; i++) {
 		uint32_t ver = 0, feat = 0;
 
-		if (nb_amdgpu_firmware(a, fws[i].type, &ver, &feat) || !ver) {
+		if (nb_amdgpu_firmware(a, types[i], &ver, &feat) || !ver) {
 			nb_missing(p, fws[i].key, fws[i].label, "not reported");
 			continue;
 		}
@@ -172,12 +182,63 @@ static void print_firmware(struct nb_print *p, struct nb_amdgpu *a)
 
 #endif
 
-/* The record of the device, its index and kind first. */
+/* The record of the device, its time, index and kind first. */
 static void begin_device(struct nb_print *p, const struct nb_print_device *id)
 {
 	nb_record_begin(p, id);
+	nb_time(p, "time", NULL);
 	nb_i64(p, "index", "device", id->index, NULL);
 	nb_str(p, "kind", "kind", id->kind);
+}
+
+/*
+ * The CSV columns (print.h, nb_print_columns()): every member a record of
+ * any kind of device can have (amdgpu, sim, cpu, a GPU plugin's), but the
+ * CU layout's array; a device of another kind leaves them empty.
+ */
+static const char *const amdgpu_columns[] = {
+	"time", "index", "kind", "name", "marketing_name", "in_amdgpu_ids", "render_node",
+	"driver", "drm_version", "runtime_status", "pci.address", "pci.vendor_id",
+	"pci.device_id", "pci.revision", "pci.subsystem_vendor_id", "pci.subsystem_device_id",
+	"pci.link_speed", "pci.link_width", "pci.max_link_speed", "pci.max_link_width",
+	"asic.name", "asic.code", "asic.family", "asic.family_id", "asic.gfx_target",
+	"asic.chip_rev", "asic.external_rev", "compute.shader_engines",
+	"compute.shader_arrays_per_engine", "compute.active_cus", "compute.cus_full_die",
+	"compute.simd_per_cu", "compute.wave_sizes", "clocks.sclk_max_mhz",
+	"clocks.mclk_max_mhz", "memory.vram_type", "memory.vram_bus_width_bits",
+	"memory.vram_size_bytes", "memory.vram_visible_bytes", "memory.gtt_size_bytes",
+	"peaks.fp32_gflops", "peaks.fp32_formula", "peaks.memory_bandwidth_gbs",
+	"peaks.memory_bandwidth_formula", "vbios.name", "vbios.part_number", "vbios.version",
+	"vbios.date",
+};
+#define NB_GT_COLUMN(id) "gputelemetry." GT_INFO_##id,
+static const char *const gt_columns[] = { GT_INFO_KEYS(NB_GT_COLUMN) };
+#undef NB_GT_COLUMN
+static const char *const cpu_columns[] = { "logical_cpus", "isa.fma", "isa.avx2", "isa.avx512f" };
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void declare_columns(struct nb_print *p)
+{
+	static const char *cols[N(amdgpu_columns) + 2 * NFWS + N(gt_columns) + N(cpu_columns) +
+				NB_GPU_INFO_NCOLUMNS];
+	static char fw[2 * NFWS][40];
+	size_t n = 0;
+
+	for (size_t i = 0; i < N(amdgpu_columns); i++)
+		cols[n++] = amdgpu_columns[i];
+	for (size_t i = 0; i < NFWS; i++) {
+		snprintf(fw[2 * i], sizeof(fw[0]), "firmware.%s.version", fws[i].key);
+		snprintf(fw[2 * i + 1], sizeof(fw[0]), "firmware.%s.feature", fws[i].key);
+		cols[n++] = fw[2 * i];
+		cols[n++] = fw[2 * i + 1];
+	}
+	for (size_t i = 0; i < N(gt_columns); i++)
+		cols[n++] = gt_columns[i];
+	for (size_t i = 0; i < N(cpu_columns); i++)
+		cols[n++] = cpu_columns[i];
+	for (size_t i = 0; i < NB_GPU_INFO_NCOLUMNS; i++)
+		cols[n++] = nb_gpu_info_columns[i];
+	nb_print_columns(p, cols, (int)n);
 }
 
 #ifndef NB_WITHOUT_LIBDRM
@@ -437,8 +498,6 @@ static int info_amdgpu(struct nb_print *p, struct nb_devent *e, struct nb_print_
 		return NB_EXIT_FAIL;
 	}
 	amd_query(&d, e);
-	id->gfx_target = d.asic.gfx;
-	id->asic = d.asic.code;
 	begin_device(p, id);
 	print_identity(p, &d, e);
 	print_asic(p, &d);
@@ -472,8 +531,6 @@ static int info_sim(struct nb_print *p, struct nb_devent *e, struct nb_print_dev
 			GT_FILE_INFO, strerror(-r));
 		return NB_EXIT_FAIL;
 	}
-	id->gfx_target = gt_info_get(&gt, GT_INFO_GFX_TARGET);
-	id->asic = gt_info_get(&gt, GT_INFO_ASIC);
 	begin_device(p, id);
 	nb_str(p, "name", "name", e->dev.name);
 	nb_obj_begin(p, "gputelemetry", "gputelemetry (simulated GPU)");
@@ -551,7 +608,7 @@ char *nb_info_json_text(const char *device)
 	FILE *f;
 	int rc = NB_EXIT_FAIL;
 
-	if (nb_devices_scan(&l, NB_SCAN_NAMES))
+	if (nb_devices_scan(&l, 0))
 		return NULL;
 	f = open_memstream(&buf, &len);
 	if (f && !nb_devices_find(&l, device, "info", &e)) {
@@ -589,7 +646,7 @@ int cmd_info(int argc, char **argv)
 
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (nb_devices_scan(&l, wake ? NB_SCAN_WAKE | NB_SCAN_NAMES : NB_SCAN_NAMES))
+	if (nb_devices_scan(&l, wake ? NB_SCAN_WAKE : 0))
 		return NB_EXIT_FAIL;
 	rc = nb_devices_find(&l, c.device, "info", &e);
 	if (rc) {
@@ -597,6 +654,7 @@ int cmd_info(int argc, char **argv)
 		return rc;
 	}
 	p = nb_print_open(c.format, c.json_path, "info");
+	declare_columns(p);
 	if (e->dev.kind == NB_DEV_CPU && l.n == 1)
 		nb_note(p, "no AMD GPU found; device %d is the CPU", e->dev.index);
 	rc = info_device(p, e, &id);

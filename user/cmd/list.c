@@ -25,10 +25,8 @@ static const struct cli_spec list_spec = {
 		   "The index is what --device\ntakes in every command.",
 	.common = CLI_FORMAT | CLI_JSON,
 	.options = list_opts,
-	.epilog = "JSON: {\"devices\": [{index, kind, name, pci, render_node, vendor_id,\n"
-		  "  device_id, revision, driver, runtime_status, gputelemetry, hip_ordinal,\n"
-		  "  status, gpu: {plugin, ordinal, arch, compute_units, memory_bytes, clock_mhz,\n"
-		  "  memory_clock_mhz} or null}], \"skipped\": [{device, reason}], \"notes\": [...]}",
+	.epilog = "JSON (its JSON Schema: list.schema.json) and CSV columns: navibench(1),\n"
+		  "Output.",
 };
 
 static void cell_str_or_null(struct nb_print *p, bool show, const char *s)
@@ -62,6 +60,8 @@ static void list_row(struct nb_print *p, const struct nb_devent *e)
 	nb_cell_str(p, nb_device_kind_name(e->dev.kind));
 	nb_cell_str(p, e->dev.pci[0] ? e->dev.pci : NULL);
 	nb_cell_str(p, e->dev.name);
+	nb_cell_str(p, id.asic);
+	nb_cell_str(p, id.gfx_target);
 	cell_str_or_null(p, amd, e->drm.render);
 	cell_hex(p, amd, e->drm.vendor, 4);
 	cell_hex(p, amd, e->drm.device, 4);
@@ -126,24 +126,50 @@ static void list_notes(struct nb_print *p, const struct nb_devlist *l, bool gpu,
 		nb_note(p, "%s", l->gt_note);
 }
 
+/* The table's columns: "#", KIND, PCI, NAME, STATUS, GPU in text; all in JSON and CSV. */
+static const struct nb_column cols[] = {
+	{ "index", "#", true },
+	{ "kind", "KIND", false },
+	{ "pci", "PCI", false },
+	{ "name", "NAME", false },
+	{ "asic", NULL, false },
+	{ "gfx_target", NULL, false },
+	{ "render_node", NULL, false },
+	{ "vendor_id", NULL, false },
+	{ "device_id", NULL, false },
+	{ "revision", NULL, false },
+	{ "driver", NULL, false },
+	{ "runtime_status", NULL, false },
+	{ "gputelemetry", NULL, false },
+	{ "hip_ordinal", NULL, false },
+	{ "status", "STATUS", false },
+	{ "gpu", "GPU", false },
+};
+#define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
+
+/*
+ * The CSV columns (print.h, nb_print_columns()): the list's time, the
+ * table's columns, the GPU cell's members in place of the cell.
+ */
+static void declare_columns(struct nb_print *p)
+{
+	static const char *names[1 + NCOLS + NB_GPU_LIST_NCOLUMNS];
+	int n = 0;
+
+	names[n++] = "time";
+	for (int i = 0; i < NCOLS; i++) {
+		if (strcmp(cols[i].key, "gpu")) {
+			names[n++] = cols[i].key;
+			continue;
+		}
+		for (int k = 0; k < NB_GPU_LIST_NCOLUMNS; k++)
+			names[n++] = nb_gpu_list_columns[k];
+	}
+	nb_print_columns(p, names, n);
+}
+
 int cmd_list(int argc, char **argv)
 {
-	static const struct nb_column cols[] = {
-		{ "index", "#", true },
-		{ "kind", "KIND", false },
-		{ "pci", "PCI", false },
-		{ "name", "NAME", false },
-		{ "render_node", NULL, false },
-		{ "vendor_id", NULL, false },
-		{ "device_id", NULL, false },
-		{ "revision", NULL, false },
-		{ "driver", NULL, false },
-		{ "runtime_status", NULL, false },
-		{ "gputelemetry", NULL, false },
-		{ "hip_ordinal", NULL, false },
-		{ "status", "STATUS", false },
-		{ "gpu", "GPU", false },
-	};
 	struct cli_common c;
 	struct nb_devlist l;
 	struct nb_print *p;
@@ -152,11 +178,13 @@ int cmd_list(int argc, char **argv)
 
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (nb_devices_scan(&l, NB_SCAN_NAMES))
+	if (nb_devices_scan(&l, 0))
 		return NB_EXIT_FAIL;
 
 	p = nb_print_open(c.format, c.json_path, "list");
-	nb_table_begin(p, "devices", cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	declare_columns(p);
+	nb_time(p, "time", NULL);
+	nb_table_begin(p, "devices", cols, NCOLS);
 	for (int i = 0; i < l.n; i++) {
 		gpu |= l.dev[i].dev.kind != NB_DEV_CPU;
 		real |= l.dev[i].dev.kind == NB_DEV_AMDGPU || l.dev[i].dev.kind == NB_DEV_HIP;

@@ -23,7 +23,7 @@ static long opt_count;
 
 static const struct cli_option processes_opts[] = {
 	CLI_FLAG_OPT("watch", 'w', &opt_watch,
-		     "keep sampling: one record per process and sample (a line, a JSON line, a CSV row)"),
+		     "keep sampling: the same document every interval (a table, a JSON line, CSV rows)"),
 	CLI_DURATION_OPT("interval", 'i', &opt_interval, 50, 3600000,
 			 "time over which engine use is measured (default 1s)"),
 	CLI_INT_OPT("count", 'n', &opt_count, "N", 1, 100000000,
@@ -45,7 +45,9 @@ static const struct cli_spec processes_spec = {
 		  "counted once, for the lowest pid. Processes whose fds you may not read\n"
 		  "(another user's, unless root) are counted and said. Engine busy is the\n"
 		  "client's engine time over the interval, and can pass 100% where an engine has\n"
-		  "several rings. --format prometheus gives the engine times as counters instead.",
+		  "several rings. --format prometheus gives the engine times as counters instead\n"
+		  "(not with --watch: 'navibench exporter --processes' serves them over time).\n"
+		  "JSON Schema and CSV columns: navibench(1), Output.",
 };
 
 /* The engines shown as columns; JSON has the same keys with _percent. */
@@ -113,18 +115,10 @@ static const struct nb_column columns[] = {
 	{ "enc_seconds", NULL, false },
 };
 
-/*
- * The value of column col: a table cell, or in a stream (--watch) a field
- * of the process's record, under the column's key.
- */
-static void put(struct nb_print *p, bool table, int col, struct nb_value v)
+/* The next cell of the row (nb_cell(): the column gives its key). */
+static void put(struct nb_print *p, struct nb_value v)
 {
-	v.key = columns[col].key;
-	v.label = columns[col].title;
-	if (table)
-		nb_cell(p, &v);
-	else
-		nb_value(p, &v);
+	nb_cell(p, &v);
 }
 
 static struct nb_value bytes_value(bool has, uint64_t v, char *buf, size_t n)
@@ -156,72 +150,87 @@ static struct nb_value engine_seconds(const struct nb_proc *pr, const char *e)
 }
 
 /*
- * One process's use of one device: a record about that device (when l
- * has it); a table row, or in a stream a record of its own (one JSON line,
- * CSV row, text line).
+ * One process's use of one device: a row of the table, a record about
+ * that device (when l has it).
  */
-static void print_proc(struct nb_print *p, bool table, const struct nb_proc *pr,
+static void print_proc(struct nb_print *p, const struct nb_proc *pr,
 		       const struct nb_proc *b, double wall_ns, const struct nb_devlist *l)
 {
 	const struct nb_devent *e = device_of(l, pr->pdev);
 	struct nb_print_device id;
 	char buf[3][32];
-	int col = 0;
 
 	if (e)
 		nb_device_print_id(e, &id);
 	nb_record_begin(p, e ? &id : NULL);
-	put(p, table, col++, e ? (struct nb_value){ .type = NB_V_INT, .i = e->dev.index } :
+	put(p, e ? (struct nb_value){ .type = NB_V_INT, .i = e->dev.index } :
 	    (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
-	put(p, table, col++, pr->pdev[0] ? (struct nb_value){ .type = NB_V_STR, .s = pr->pdev } :
+	put(p, pr->pdev[0] ? (struct nb_value){ .type = NB_V_STR, .s = pr->pdev } :
 	    (struct nb_value){ .type = NB_V_MISSING });
-	put(p, table, col++, (struct nb_value){ .type = NB_V_INT, .i = pr->pid });
-	put(p, table, col++, pr->comm[0] ? (struct nb_value){ .type = NB_V_STR, .s = pr->comm } :
+	put(p, (struct nb_value){ .type = NB_V_INT, .i = pr->pid });
+	put(p, pr->comm[0] ? (struct nb_value){ .type = NB_V_STR, .s = pr->comm } :
 	    (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
-	put(p, table, col++, (struct nb_value){ .type = NB_V_INT, .i = pr->nclients });
+	put(p, (struct nb_value){ .type = NB_V_INT, .i = pr->nclients });
 	for (size_t i = 0; i < NENGINES; i++) {
 		double pct;
 
 		if (!busy(pr, b, engines[i], wall_ns, &pct)) {
-			put(p, table, col++, (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
+			put(p, (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
 			continue;
 		}
 		snprintf(buf[0], sizeof(buf[0]), "%.0f%%", pct);
-		put(p, table, col++, (struct nb_value){ .type = NB_V_DBL, .d = pct, .prec = 0,
+		put(p, (struct nb_value){ .type = NB_V_DBL, .d = pct, .prec = 0,
 		    .unit = "%", .kind = NB_KIND_GAUGE, .text = buf[0] });
 	}
-	put(p, table, col++, bytes_value(pr->has_vram, pr->vram, buf[1], sizeof(buf[1])));
-	put(p, table, col++, bytes_value(pr->has_gtt, pr->gtt, buf[2], sizeof(buf[2])));
+	put(p, bytes_value(pr->has_vram, pr->vram, buf[1], sizeof(buf[1])));
+	put(p, bytes_value(pr->has_gtt, pr->gtt, buf[2], sizeof(buf[2])));
 	for (size_t i = 0; i < NENGINES; i++)
-		put(p, table, col++, engine_seconds(pr, engines[i]));
+		put(p, engine_seconds(pr, engines[i]));
 	nb_record_end(p);
 }
 
-/* One sample: a table and its counts; in a stream, a record per process. */
-static void print_sample(struct nb_print *p, bool stream, const struct nb_proc_scan *now,
+/*
+ * The CSV columns (print.h, nb_print_columns()): the sample's time, then
+ * the table's.
+ */
+static void declare_columns(struct nb_print *p)
+{
+	static const char *cols[1 + sizeof(columns) / sizeof(columns[0])];
+	int n = 0;
+
+	cols[n++] = "time";
+	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
+		cols[n++] = columns[i].key;
+	nb_print_columns(p, cols, n);
+}
+
+/*
+ * One sample: its time, the table and its counts; in a stream (--watch)
+ * the same, one sample after another (a JSON line each).
+ */
+static void print_sample(struct nb_print *p, const struct nb_proc_scan *now,
 			 const struct nb_proc_scan *before, double wall_ns,
 			 const struct nb_devlist *l, bool note)
 {
 	int npids = 0;
 
-	if (!stream)
-		nb_table_begin(p, "processes", columns,
-			       (int)(sizeof(columns) / sizeof(columns[0])));
+	nb_time(p, "time", NULL);
+	nb_table_begin(p, "processes", columns, (int)(sizeof(columns) / sizeof(columns[0])));
 	for (int i = 0; i < now->nprocs; i++)
 		npids += !i || now->procs[i].pid != now->procs[i - 1].pid;
 	for (int i = 0; i < now->nprocs; i++)
-		print_proc(p, !stream, &now->procs[i],
+		print_proc(p, &now->procs[i],
 			   before ? nb_proc_find(before, now->procs[i].pid, now->procs[i].pdev) :
 			   NULL, wall_ns, l);
-	if (!stream) {
-		nb_table_end(p);
-		if (wall_ns > 0)
-			nb_u64(p, "interval_ms", NULL, (uint64_t)(wall_ns / 1e6 + 0.5), "ms");
-		nb_i64(p, "clients", NULL, now->clients, NULL);
-		nb_i64(p, "unreadable_processes", NULL, now->unreadable, NULL);
-		nb_text(p, "%d process%s, %d client%s", npids, npids == 1 ? "" : "es",
-			now->clients, now->clients == 1 ? "" : "s");
-	}
+	nb_table_end(p);
+	if (wall_ns > 0)
+		nb_u64(p, "interval_ms", NULL, (uint64_t)(wall_ns / 1e6 + 0.5), "ms");
+	else
+		nb_missing(p, "interval_ms", NULL, "one read of fdinfo: no busy shares");
+	nb_i64(p, "clients", NULL, now->clients, NULL);
+	nb_i64(p, "unreadable_processes", NULL, now->unreadable, NULL);
+	nb_text(p, "%d process%s, %d client%s", npids, npids == 1 ? "" : "es",
+		now->clients, now->clients == 1 ? "" : "s");
 	if (note && now->unreadable)
 		nb_note(p, "%d process%s not readable (another user's: run as root to see them)",
 			now->unreadable, now->unreadable == 1 ? "" : "es");
@@ -256,11 +265,10 @@ static int devices(const struct cli_common *cc, struct nb_devlist *l, const char
 	return rc;
 }
 
-int nb_processes_snapshot(FILE *out, const struct nb_print_ops *fmt)
+int nb_processes_snapshot(struct nb_print *p)
 {
 	struct nb_proc_scan scan;
 	struct nb_devlist l;
-	struct nb_print *p;
 	int rc;
 
 	if (nb_devices_scan(&l, 0))
@@ -271,11 +279,10 @@ int nb_processes_snapshot(FILE *out, const struct nb_print_ops *fmt)
 		nb_devices_free(&l);
 		return NB_EXIT_FAIL;
 	}
-	p = nb_print_open_file(fmt, out, "processes");
-	print_sample(p, false, &scan, NULL, 0, &l, true);
+	print_sample(p, &scan, NULL, 0, &l, true);
 	nb_proc_scan_free(&scan);
 	nb_devices_free(&l);
-	return nb_print_close(p);
+	return NB_EXIT_OK;
 }
 
 int cmd_processes(int argc, char **argv)
@@ -284,7 +291,7 @@ int cmd_processes(int argc, char **argv)
 	struct cli_common cc;
 	struct nb_devlist l;
 	struct nb_print *p;
-	const char *pci;
+	const char *pci, *why;
 	double t0, t1;
 	long samples;
 	int rc = cli_parse(&processes_spec, argc, argv, &cc);
@@ -301,8 +308,17 @@ int cmd_processes(int argc, char **argv)
 		nb_devices_free(&l);
 		return NB_EXIT_FAIL;
 	}
-	p = nb_print_open(cc.format, cc.json_path, "processes");
 	samples = opt_count ? opt_count : opt_watch ? -1 : 1;
+	if (samples != 1 && !nb_format_streams(cc.format, &why)) {
+		nb_proc_scan_free(&before);
+		nb_devices_free(&l);
+		return cli_usage_error("processes", "--format %s cannot go with --watch (or --count "
+				       "above 1): %s; for use over time, let Prometheus scrape "
+				       "'navibench exporter --processes'", nb_format_name(cc.format),
+				       why);
+	}
+	p = nb_print_open(cc.format, cc.json_path, "processes");
+	declare_columns(p);
 	if (samples != 1)
 		nb_print_stream(p);
 	for (long s = 0; samples < 0 || s < samples; s++) {
@@ -314,7 +330,7 @@ int cmd_processes(int argc, char **argv)
 			rc = NB_EXIT_FAIL;
 			break;
 		}
-		print_sample(p, samples != 1, &now, &before, t1 - t0, &l, s == 0);
+		print_sample(p, &now, &before, t1 - t0, &l, s == 0);
 		nb_proc_scan_free(&before);
 		before = now;
 		t0 = t1;

@@ -975,7 +975,7 @@ static int all_devices(struct run *runs, char *note, size_t len)
 	struct nb_devlist l;
 	int n = 0;
 
-	if (nb_devices_scan(&l, NB_SCAN_NAMES))
+	if (nb_devices_scan(&l, 0))
 		return -1;
 	for (int i = 0; i < l.n && n < NB_MAX_RUN_DEVICES; i++)
 		if (l.dev[i].dev.plugin >= 0)

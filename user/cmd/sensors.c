@@ -57,8 +57,10 @@ static const struct cli_spec sensors_spec = {
 	.epilog = "With --watch on a terminal (text, one device) the view refreshes in place,\n"
 		  "with a sparkline of recent values and min/max; Ctrl-C quits and restores\n"
 		  "the terminal. Otherwise one record per device and sample: a line of text,\n"
-		  "a JSON object per line (JSON Lines) or a CSV row under one header.\n"
-		  "A runtime-suspended GPU is not woken unless --wake is given.",
+		  "a JSON object per line (JSON Lines) or a CSV row under one header; not in\n"
+		  "the Prometheus format (an exposition holds each series once: the exporter\n"
+		  "serves readings over time). A runtime-suspended GPU is not woken unless\n"
+		  "--wake is given. JSON Schemas and CSV columns: navibench(1), Output.",
 };
 
 /* The devices read together, and their sources. */
@@ -88,17 +90,41 @@ static void fmt_value(int s, int64_t v, char *buf, size_t n)
 		snprintf(buf, n, "%lld %s", (long long)v, unit);
 }
 
-static void device_id(const struct nb_sensor_dev *d, struct nb_print_device *id)
+/*
+ * The CSV columns of a record (print.h, nb_print_columns()), whatever the
+ * device reads: the time, the device, every reading by key (a labelled
+ * reading's set in one field) and gpu_metrics' raw values. The module's
+ * statistics are in JSON and Prometheus only.
+ */
+static const char *const id_columns[] = {
+	"time", "device.index", "device.kind", "device.name", "device.pci", "device.asic",
+	"device.gfx_target", "device.runtime_status", "asleep",
+};
+static const char *const gm_columns[] = {
+	"throttled", "throttle_active", "energy", "gpu_metrics.format_revision",
+	"gpu_metrics.content_revision", "gpu_metrics.throttle_status",
+	"gpu_metrics.indep_throttle_status", "gpu_metrics.energy_accumulator",
+};
+#define N_ID (sizeof(id_columns) / sizeof(id_columns[0]))
+#define N_GM (sizeof(gm_columns) / sizeof(gm_columns[0]))
+static const char *columns[N_ID + GT_S_COUNT + N_GM];
+
+static void declare_columns(struct nb_print *p)
 {
-	nb_device_print_id(d->e, id);
-	id->asic = d->asic;
-	id->gfx_target = d->gfx_target;
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_ID; i++)
+		columns[n++] = id_columns[i];
+	for (int s = 0; s < GT_S_COUNT; s++)
+		columns[n++] = gt_sensor_defs[s].key;
+	for (size_t i = 0; i < N_GM; i++)
+		columns[n++] = gm_columns[i];
+	nb_print_columns(p, columns, (int)n);
 }
 
-static void print_readings(struct nb_print *p, const struct nb_sensor_dev *d,
-			   const struct nb_reading r[GT_S_COUNT])
+static void print_sensor_readings(struct nb_print *p, const struct nb_sensor_dev *d,
+				  const struct nb_reading r[GT_S_COUNT])
 {
-	nb_readings_begin(p, "readings", NULL);
 	for (int s = 0; s < GT_S_COUNT; s++) {
 		char text[64];
 		struct nb_value v = {
@@ -117,7 +143,6 @@ static void print_readings(struct nb_print *p, const struct nb_sensor_dev *d,
 		}
 		nb_reading(p, &v);
 	}
-	nb_readings_end(p);
 }
 
 static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
@@ -125,20 +150,22 @@ static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
 	struct gt_stat st[GT_S_COUNT];
 	uint64_t since;
 
-	if (!(d->use & (1u << NB_SRC_GT)) || gt_stats(d->e->gt_name, st, &since))
+	if (!(d->use & (1u << NB_SRC_GT)) || gt_stats(d->e->gt_name, st, &since)) {
+		nb_missing(p, "gputelemetry_stats", NULL, "the gputelemetry module does not read "
+			   "this device, or its statistics are not readable");
 		return;
+	}
 	nb_text(p, "%s", "");
 	nb_obj_begin(p, "gputelemetry_stats", NULL);
 	nb_u64(p, "since_ns", NULL, since, NULL);
 	nb_text(p, "gputelemetry statistics since %.3f s (monotonic):", (double)since / 1e9);
-	nb_arr_begin(p, "readings", NULL);
+	nb_obj_begin(p, "readings", NULL);
 	for (int s = 0; s < GT_S_COUNT; s++) {
 		char a[32], b[32], c[32];
 
 		if (!st[s].valid)
 			continue;
-		nb_obj_begin(p, NULL, NULL);
-		nb_str(p, "key", NULL, gt_sensor_defs[s].key);
+		nb_obj_begin(p, gt_sensor_defs[s].key, NULL);
 		nb_i64(p, "min", NULL, st[s].min, NULL);
 		nb_i64(p, "avg", NULL, st[s].avg, NULL);
 		nb_i64(p, "max", NULL, st[s].max, NULL);
@@ -147,12 +174,34 @@ static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
 		fmt_value(s, st[s].min, a, sizeof(a));
 		fmt_value(s, st[s].avg, b, sizeof(b));
 		fmt_value(s, st[s].max, c, sizeof(c));
-		nb_text(p, "  %-14s min %-12s avg %-12s max %-12s (%llu samples)",
+		nb_text(p, "  %-14s min %-10s avg %-10s max %-10s (%llu samples)",
 			gt_sensor_defs[s].key, a, b, c, (unsigned long long)st[s].samples);
 		nb_obj_end(p);
 	}
-	nb_arr_end(p);
 	nb_obj_end(p);
+	nb_obj_end(p);
+}
+
+/* What amdgpu's gpu_metrics gave for one sample of a device, read once. */
+struct gm_sample {
+	bool ok;
+	struct nb_gpu_metrics gm;
+	const char *why;	/* !ok: why there is none */
+};
+
+/*
+ * gm_read() - the device's gpu_metrics blob, not read while the GPU sleeps
+ * (reading it wakes the GPU) and not there for other kinds of device.
+ */
+static void gm_read(const struct nb_sensor_dev *d, struct gm_sample *g)
+{
+	g->ok = false;
+	if (d->e->dev.kind != NB_DEV_AMDGPU)
+		g->why = "no gpu_metrics: not an amdgpu device";
+	else if (d->asleep)
+		g->why = "gpu_metrics not read while the GPU sleeps (reading it wakes it)";
+	else
+		g->ok = !nb_gpu_metrics_read(d->e->drm.sysdev, &g->gm, &g->why);
 }
 
 /*
@@ -160,24 +209,26 @@ static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
  * why. With acc (--watch), the counter's first value plus every later
  * read's delta taken modulo its width: it keeps growing across a wrap.
  */
-static void energy_reading(struct nb_print *p, const struct nb_gpu_metrics *gm,
-			   struct nb_energy *acc)
+static void energy_reading(struct nb_print *p, const struct gm_sample *g, struct nb_energy *acc)
 {
+	const struct nb_gpu_metrics *gm = &g->gm;
 	char why[128], text[48];
 	struct nb_value v = { .key = "energy", .unit = "J", .kind = NB_KIND_COUNTER,
 			      .source = "gpu_metrics", .type = NB_V_MISSING, .why = why };
 	uint64_t raw = gm->energy_raw;
 
-	if (acc && gm->has_energy) {
-		nb_energy_update(acc, gm->energy_raw, gm->energy_bits);
-		raw = acc->first + acc->total_raw;
-	}
-	if (!gm->has_energy) {
+	if (!g->ok) {
+		v.why = g->why;
+	} else if (!gm->has_energy) {
 		snprintf(why, sizeof(why), "not in this GPU's gpu_metrics %u.%u", gm->frev, gm->crev);
 	} else if (!gm->energy_unit_j) {
 		snprintf(why, sizeof(why), "unit not stated for gpu_metrics %u.%u: raw %llu in JSON",
 			 gm->frev, gm->crev, (unsigned long long)gm->energy_raw);
 	} else {
+		if (acc) {
+			nb_energy_update(acc, gm->energy_raw, gm->energy_bits);
+			raw = acc->first + acc->total_raw;
+		}
 		v.type = NB_V_DBL;
 		v.d = raw * gm->energy_unit_j;
 		v.prec = 3;
@@ -188,53 +239,61 @@ static void energy_reading(struct nb_print *p, const struct nb_gpu_metrics *gm,
 }
 
 /*
- * Throttle reasons and energy from amdgpu's gpu_metrics (not read while the
- * GPU sleeps: reading it wakes the GPU). Readings: "throttled" (0 or 1:
- * any reliable reason active), "throttle_active" with a reason label for
- * each active reason (one the ASIC sets when idle is marked, not counted),
- * "energy" in J; the raw masks and counter in "gpu_metrics".
+ * Throttling, from gpu_metrics' masks: "throttled" (0 or 1: any reliable
+ * reason active; missing where no mask can be named) and a labelled
+ * "throttle_active" per active reason (one the ASIC sets when idle is
+ * marked, and not counted).
  */
-static void print_gpu_metrics(struct nb_print *p, const struct nb_sensor_dev *d,
-			      struct nb_energy *acc)
+static void throttle_readings(struct nb_print *p, const struct nb_sensor_dev *d,
+			      const struct gm_sample *g)
 {
 	struct nb_throttle_reason r[96];
-	struct nb_gpu_metrics gm;
-	const char *why;
 	bool throttled = false;
-	int n;
+	char why[96];
+	int n = 0;
 
-	if (d->e->dev.kind != NB_DEV_AMDGPU || d->asleep)
-		return;
-	if (nb_gpu_metrics_read(d->e->drm.sysdev, &gm, &why)) {
-		nb_missing(p, "gpu_metrics", NULL, why);
-		return;
-	}
-	nb_obj_begin(p, "gpu_metrics", NULL);
-	nb_u64(p, "format_revision", NULL, gm.frev, NULL);
-	nb_u64(p, "content_revision", NULL, gm.crev, NULL);
-	if (gm.has_throttle)
-		nb_u64(p, "throttle_status", NULL, gm.throttle_status, NULL);
-	if (gm.has_indep)
-		nb_u64(p, "indep_throttle_status", NULL, gm.indep_throttle_status, NULL);
-	if (gm.has_energy)
-		nb_u64(p, "energy_accumulator", NULL, gm.energy_raw, NULL);
-	nb_obj_end(p);
-	n = nb_throttle_reasons(&gm, nb_smu_of_asic(d->asic), r, 96);
+	if (g->ok)
+		n = nb_throttle_reasons(&g->gm, nb_smu_of_asic(d->asic ? d->asic : d->e->asic),
+					r, 96);
 	for (int i = 0; i < n; i++)
 		throttled |= r[i].active && !r[i].unreliable;
-	nb_text(p, "%s", "");
-	nb_readings_begin(p, "gpu_metrics_readings", NULL);
-	if (n)
-		nb_reading(p, &(struct nb_value){ .key = "throttled", .type = NB_V_INT,
-			   .i = throttled, .kind = NB_KIND_GAUGE, .source = "gpu_metrics" });
+	if (g->ok)
+		snprintf(why, sizeof(why), "no throttle mask this navibench can name in gpu_metrics "
+			 "%u.%u", g->gm.frev, g->gm.crev);
+	nb_reading(p, &(struct nb_value){ .key = "throttled", .type = n ? NB_V_INT : NB_V_MISSING,
+		   .i = throttled, .kind = NB_KIND_GAUGE, .source = "gpu_metrics",
+		   .why = g->ok ? why : g->why });
 	for (int i = 0; i < n; i++)
 		if (r[i].active)
 			nb_reading(p, &(struct nb_value){ .key = "throttle_active", .type = NB_V_INT,
 				   .i = 1, .kind = NB_KIND_GAUGE, .source = "gpu_metrics",
 				   .lname = "reason", .lvalue = r[i].name,
 				   .text = r[i].unreliable ? "1 (unreliable: set when idle)" : NULL });
-	energy_reading(p, &gm, acc);
-	nb_readings_end(p);
+}
+
+/* gpu_metrics' raw masks and counter, as read; null when none. */
+static void print_gm_raw(struct nb_print *p, const struct gm_sample *g)
+{
+	if (!g->ok) {
+		nb_missing(p, "gpu_metrics", NULL, g->why);
+		return;
+	}
+	nb_obj_begin(p, "gpu_metrics", NULL);
+	nb_u64(p, "format_revision", NULL, g->gm.frev, NULL);
+	nb_u64(p, "content_revision", NULL, g->gm.crev, NULL);
+	if (g->gm.has_throttle)
+		nb_u64(p, "throttle_status", NULL, g->gm.throttle_status, NULL);
+	else
+		nb_missing(p, "throttle_status", NULL, NULL);
+	if (g->gm.has_indep)
+		nb_u64(p, "indep_throttle_status", NULL, g->gm.indep_throttle_status, NULL);
+	else
+		nb_missing(p, "indep_throttle_status", NULL, NULL);
+	if (g->gm.has_energy)
+		nb_u64(p, "energy_accumulator", NULL, g->gm.energy_raw, NULL);
+	else
+		nb_missing(p, "energy_accumulator", NULL, NULL);
+	nb_obj_end(p);
 }
 
 /*
@@ -243,36 +302,53 @@ static void print_gpu_metrics(struct nb_print *p, const struct nb_sensor_dev *d,
  */
 static void print_device_obj(struct nb_print *p, const struct nb_devent *e, const char *label)
 {
+	struct nb_print_device id;
+
+	nb_device_print_id(e, &id);
 	nb_obj_begin(p, "device", NULL);
-	nb_i64(p, "index", label, e->dev.index, NULL);
-	nb_str(p, "name", NULL, e->dev.name);
-	nb_str(p, "pci", NULL, e->dev.pci[0] ? e->dev.pci : NULL);
-	nb_str(p, "runtime_status", NULL, e->dev.kind == NB_DEV_AMDGPU &&
-	       e->drm.runtime_status[0] ? e->drm.runtime_status : NULL);
+	nb_i64(p, "index", label, id.index, NULL);
+	nb_str(p, "kind", NULL, id.kind);
+	nb_str(p, "name", NULL, id.name);
+	nb_str(p, "pci", NULL, id.pci_address);
+	nb_str(p, "asic", NULL, id.asic);
+	nb_str(p, "gfx_target", NULL, id.gfx_target);
+	nb_str(p, "runtime_status", NULL, id.runtime_status);
 	nb_obj_end(p);
 }
 
-/* One device, one sample: a record. */
-static void print_snapshot(struct nb_print *p, struct nb_sensor_dev *d, bool first)
+/*
+ * One device, one sample: a record, the same in a snapshot and in a
+ * stream (--watch, stream true: the time and the index are in its text
+ * line, and energy is the counter over the stream, acc).
+ */
+static void print_record(struct nb_print *p, struct nb_sensor_dev *d, struct nb_energy *acc,
+			 bool stream, bool first)
 {
 	const struct nb_devent *e = d->e;
 	struct nb_reading r[GT_S_COUNT];
 	struct nb_print_device id;
+	struct gm_sample g;
 
 	nb_sensor_sample(d, r);
-	device_id(d, &id);
+	gm_read(d, &g);
+	nb_device_print_id(e, &id);
 	nb_record_begin(p, &id);
+	nb_time(p, "time", stream ? "time" : NULL);
 	if (!first)
 		nb_text(p, "%s", "");
 	nb_text(p, "device %d: %s%s%s%s", e->dev.index, e->dev.name, e->dev.pci[0] ? " (" : "",
 		e->dev.pci, e->dev.pci[0] ? ")" : "");
-	print_device_obj(p, e, NULL);
+	print_device_obj(p, e, stream ? "device" : NULL);
 	nb_bool(p, "asleep", NULL, d->asleep);
 	if (d->asleep)
 		nb_text(p, "runtime-suspended: not woken (--wake reads libdrm_amdgpu and hwmon)");
 	nb_text(p, "%s", "");
-	print_readings(p, d, r);
-	print_gpu_metrics(p, d, NULL);
+	nb_readings_begin(p, "readings", NULL);
+	print_sensor_readings(p, d, r);
+	throttle_readings(p, d, &g);
+	energy_reading(p, &g, acc);
+	nb_readings_end(p);
+	print_gm_raw(p, &g);
 	print_gt_stats(p, d);
 	nb_record_end(p);
 }
@@ -330,34 +406,31 @@ static void set_close(struct set *s)
 /* One sample of every device of the set: in an array "devices" with --all. */
 static void print_set(struct nb_print *p, struct set *s, bool all)
 {
-	if (all)
+	if (all) {
+		nb_time(p, "time", NULL);
 		nb_arr_begin(p, "devices", NULL);
+	}
 	for (int i = 0; i < s->n; i++)
-		print_snapshot(p, &s->dev[i], i == 0);
+		print_record(p, &s->dev[i], NULL, false, i == 0);
 	if (all)
 		nb_arr_end(p);
 }
 
-int nb_sensors_snapshot(FILE *out, const struct nb_print_ops *fmt, unsigned int flags)
+int nb_sensors_snapshot(struct nb_print *p, unsigned int flags)
 {
 	struct set s;
-	struct nb_print *p;
 	int rc;
 
 	memset(&s, 0, sizeof(s));
-	if (nb_devices_scan(&s.l, NB_SCAN_NAMES | (flags & NB_SENSORS_WAKE ? NB_SCAN_WAKE : 0)))
+	if (nb_devices_scan(&s.l, flags & NB_SENSORS_WAKE ? NB_SCAN_WAKE : 0))
 		return NB_EXIT_FAIL;
-	p = nb_print_open_file(fmt, out, "sensors");
+	declare_columns(p);
 	rc = set_open(&s, p, NULL, nb_source_mask(0), flags);
-	if (rc) {
-		nb_print_discard(p);
-		set_close(&s);
-		return rc;
+	if (!rc) {
+		print_set(p, &s, true);
+		if (!s.n)
+			rc = NB_EXIT_NODEV;
 	}
-	print_set(p, &s, true);
-	rc = nb_print_close(p);
-	if (!rc && !s.n)
-		rc = NB_EXIT_NODEV;
 	set_close(&s);
 	return rc;
 }
@@ -433,14 +506,6 @@ static void sparkline(const struct series *se, bool utf8, char *out, size_t n)
 		else
 			used += (size_t)snprintf(out + used, n - used, "%c", ascii[level]);
 	}
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void sleep_ms(unsigned long ms)
@@ -528,31 +593,17 @@ static int watch_live(struct nb_sensor_dev *d)
 }
 
 /*
- * One record per device and sample: t (seconds since the start), device,
- * readings. p is a stream (nb_print_stream()).
+ * One record per device and sample, as a snapshot's. p is a stream
+ * (nb_print_stream()).
  */
 static int watch_stream(struct nb_print *p, struct set *s)
 {
-	double t0 = now_s();
 	long k = 0;
 
 	while (!stop) {
-		double t = round((now_s() - t0) * 1000) / 1000;
-
 		k++;
-		for (int i = 0; i < s->n; i++) {
-			struct nb_reading r[GT_S_COUNT];
-			struct nb_print_device id;
-
-			nb_sensor_sample(&s->dev[i], r);
-			device_id(&s->dev[i], &id);
-			nb_record_begin(p, &id);
-			nb_dbl(p, "t", "t", t, 3, NULL);
-			print_device_obj(p, s->dev[i].e, "device");
-			print_readings(p, &s->dev[i], r);
-			print_gpu_metrics(p, &s->dev[i], s->energy ? &s->energy[i] : NULL);
-			nb_record_end(p);
-		}
+		for (int i = 0; i < s->n; i++)
+			print_record(p, &s->dev[i], s->energy ? &s->energy[i] : NULL, true, i == 0);
 		nb_print_flush(p);
 		if (opt_count && k >= opt_count)
 			break;
@@ -590,6 +641,7 @@ static int no_gpu(struct set *s)
 int cmd_sensors(int argc, char **argv)
 {
 	const struct nb_devent *only = NULL;
+	const char *why;
 	unsigned int flags;
 	bool watch, live;
 	struct cli_common cc;
@@ -604,7 +656,7 @@ int cmd_sensors(int argc, char **argv)
 				       "--device: give one of them");
 	flags = opt_wake ? NB_SENSORS_WAKE : 0;
 	memset(&s, 0, sizeof(s));
-	if (nb_devices_scan(&s.l, NB_SCAN_NAMES | (opt_wake ? NB_SCAN_WAKE : 0)))
+	if (nb_devices_scan(&s.l, opt_wake ? NB_SCAN_WAKE : 0))
 		return NB_EXIT_FAIL;
 	rc = opt_all ? NB_EXIT_OK : find_one(&s, cc.device, &only);
 	if (rc) {
@@ -613,7 +665,15 @@ int cmd_sensors(int argc, char **argv)
 	}
 	watch = opt_watch || opt_count > 1;
 	live = watch && !opt_all && nb_format_live(cc.format) && isatty(STDOUT_FILENO);
+	if (watch && !live && !nb_format_streams(cc.format, &why)) {
+		set_close(&s);
+		return cli_usage_error("sensors", "--format %s cannot go with --watch (or --count "
+				       "above 1): %s; for readings over time, let Prometheus scrape "
+				       "'navibench exporter', or run 'navibench exporter --textfile' "
+				       "from a timer", nb_format_name(cc.format), why);
+	}
 	p = nb_print_open(cc.format, cc.json_path, "sensors");
+	declare_columns(p);
 	if (watch && !live)
 		nb_print_stream(p);
 	rc = set_open(&s, p, only, nb_source_mask(opt_source), flags);

@@ -7,8 +7,10 @@
  * (adev->external_rev_id = rev_id + base, one base per ASIC).
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "asic.h"
+#include "gt_asic.h"
 
 /* Family ids of AMDGPU_INFO_DEV_INFO (kernel amdgpu_drm.h). */
 #define FAM_SI		110
@@ -88,6 +90,45 @@ struct nb_asic nb_asic_lookup(uint32_t family, uint32_t external_rev)
 		}
 	}
 	return a;
+}
+
+/* The PCI id table, expanded from the module's uapi header. */
+static const struct {
+	unsigned int device, revision;
+	bool match_rev;
+	struct nb_asic_id id;
+} pci_ids[] = {
+#define NB_ASIC_ANY(dev, asic, fam, gfx, cus)					\
+	{ (dev), 0, false, { (asic), (gfx), (fam), (cus), NULL } },
+#define NB_ASIC_REV(dev, rev, asic, fam, gfx, cus, product)			\
+	{ (dev), (rev), true, { (asic), (gfx), (fam), (cus), (product) } },
+	GT_ASIC_TABLE(NB_ASIC_ANY, NB_ASIC_REV)
+#undef NB_ASIC_ANY
+#undef NB_ASIC_REV
+};
+
+bool nb_asic_of_pci(unsigned int vendor, unsigned int device, unsigned int revision,
+		    struct nb_asic_id *out)
+{
+	if (vendor != 0x1002)
+		return false;
+	/* a revision's own entry comes before its id's, as in the module */
+	for (size_t i = 0; i < sizeof(pci_ids) / sizeof(pci_ids[0]); i++) {
+		if (pci_ids[i].device == device &&
+		    (!pci_ids[i].match_rev || pci_ids[i].revision == revision)) {
+			*out = pci_ids[i].id;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *nb_asic_name_of_code(const char *code)
+{
+	for (size_t i = 0; code && i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (!strcmp(ranges[i].code, code))
+			return ranges[i].name;
+	return NULL;
 }
 
 /* As Mesa's ac_memory_ops_per_clock(): transfers per memory clock. */

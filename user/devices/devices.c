@@ -154,29 +154,35 @@ static struct nb_devent *add_dev(struct nb_devlist *l, enum nb_device_kind kind)
 }
 
 #ifndef NB_WITHOUT_LIBDRM
-/* The name of an amdgpu device: marketing name, else ASIC and ids. */
-static void amdgpu_name(struct nb_devent *e, struct nb_amdgpu *a)
+/*
+ * The identity of an amdgpu device from its PCI ids alone: the name from
+ * libdrm's amdgpu.ids (the file libdrm_amdgpu names devices from, read
+ * here without opening the device), else the ASIC table's product, else
+ * the ASIC and ids; ASIC and gfx target from the table. Nothing of the
+ * device is read: a runtime-suspended GPU is named as an awake one, and
+ * not woken.
+ */
+static void amdgpu_identity(struct nb_devent *e)
 {
-	struct amdgpu_gpu_info gi;
-	const char *mk = a ? nb_amdgpu_marketing_name(a) : NULL;
+	struct nb_asic_id id;
+	const char *asic_name = NULL;
+	char ids[96];
 
-	/* libdrm names an id amdgpu.ids lacks "AMD Radeon Graphics": not a name */
-	if (mk && nb_amdgpu_ids_lookup(e->drm.device, e->drm.revision, NULL, 0) == 0)
-		mk = NULL;
-	if (mk && *mk) {
-		snprintf(e->dev.name, sizeof(e->dev.name), "%s", mk);
-		return;
+	if (nb_asic_of_pci(e->drm.vendor, e->drm.device, e->drm.revision, &id)) {
+		nb_strcpy(e->asic, sizeof(e->asic), id.code);
+		nb_strcpy(e->gfx_target, sizeof(e->gfx_target), id.gfx);
+		asic_name = nb_asic_name_of_code(id.code);
+	} else {
+		id.product = NULL;
 	}
-	if (a && !nb_amdgpu_gpu_info(a, &gi)) {
-		struct nb_asic asic = nb_asic_lookup(gi.family_id, gi.chip_external_rev);
-
+	if (nb_amdgpu_ids_lookup(e->drm.device, e->drm.revision, ids, sizeof(ids)) == 1 && ids[0])
+		nb_strcpy(e->dev.name, sizeof(e->dev.name), ids);
+	else if (id.product)
+		nb_strcpy(e->dev.name, sizeof(e->dev.name), id.product);
+	else
 		snprintf(e->dev.name, sizeof(e->dev.name), "AMD %s [%04x:%04x rev %02x]",
-			 asic.name ? asic.name : "GPU", e->drm.vendor, e->drm.device,
+			 asic_name ? asic_name : "GPU", e->drm.vendor, e->drm.device,
 			 e->drm.revision);
-		return;
-	}
-	snprintf(e->dev.name, sizeof(e->dev.name), "AMD GPU [%04x:%04x rev %02x]",
-		 e->drm.vendor, e->drm.device, e->drm.revision);
 }
 
 static int cmp_pci(const void *a, const void *b)
@@ -257,7 +263,6 @@ static bool drm_driver(struct nb_devlist *l, struct nb_drm *drm, const char *wha
 			snprintf(drm->driver, sizeof(drm->driver), "%s", v->name);
 		drmFreeVersion(v);
 		close(fd);
-		drm->opened = true;
 	}
 	if (!drm->driver[0])
 		sysfs_driver(drm->sysdev, drm->driver, sizeof(drm->driver));
@@ -290,24 +295,14 @@ static bool drm_add(struct nb_devlist *l, const struct nb_drm *drm, const char *
 	return true;
 }
 
-/* The amdgpu entries from first on: PCI order, indexes, names. */
-static void drm_name_all(struct nb_devlist *l, int first, unsigned int flags,
-			 const char *libwhy)
+/* The amdgpu entries from first on: PCI order, indexes, identity. */
+static void drm_name_all(struct nb_devlist *l, int first)
 {
 	if (l->n > first)
 		qsort(l->dev + first, (size_t)(l->n - first), sizeof(*l->dev), cmp_pci);
 	for (int i = first; i < l->n; i++) {
-		struct nb_devent *e = &l->dev[i];
-		struct nb_amdgpu a;
-
-		e->dev.index = i;
-		if ((flags & NB_SCAN_NAMES) && e->drm.opened && !libwhy &&
-		    !nb_amdgpu_open(e->drm.render, &a, NULL, 0)) {
-			amdgpu_name(e, &a);
-			nb_amdgpu_close(&a);
-		} else {
-			amdgpu_name(e, NULL);
-		}
+		l->dev[i].dev.index = i;
+		amdgpu_identity(&l->dev[i]);
 	}
 }
 
@@ -345,7 +340,7 @@ static void scan_drm(struct nb_devlist *l, unsigned int flags)
 			break;
 	}
 	drmFreeDevices(devs, n);
-	drm_name_all(l, first, flags, libwhy);
+	drm_name_all(l, first);
 }
 #else
 static void scan_drm(struct nb_devlist *l, unsigned int flags)
@@ -406,6 +401,17 @@ static void scan_pci_without_drm(struct nb_devlist *l)
 	closedir(d);
 }
 
+/* A simulated GPU's ASIC (the devices file) and gfx target (its info file). */
+static void sim_identity(struct nb_devent *e, const struct gt_dev *g)
+{
+	struct gt_info info;
+
+	nb_strcpy(e->asic, sizeof(e->asic), g->asic);
+	if (!gt_info(g->name, &info) && gt_info_get(&info, GT_INFO_GFX_TARGET))
+		nb_strcpy(e->gfx_target, sizeof(e->gfx_target),
+			  gt_info_get(&info, GT_INFO_GFX_TARGET));
+}
+
 static void scan_gputelemetry(struct nb_devlist *l)
 {
 	struct gt_dev *g;
@@ -434,6 +440,7 @@ static void scan_gputelemetry(struct nb_devlist *l)
 				break;
 			snprintf(e->dev.name, sizeof(e->dev.name), "%s (simulated %s)", g[i].name,
 				 g[i].asic);
+			sim_identity(e, &g[i]);
 			if (strcmp(g[i].state, GT_STATE_ACTIVE))
 				snprintf(e->status, sizeof(e->status), "%s", g[i].state);
 		} else {
@@ -628,7 +635,7 @@ int nb_device_select(const char *cmd, const char *spec, struct nb_device *out)
 	struct nb_devent *e;
 	int rc;
 
-	if (nb_devices_scan(&l, NB_SCAN_NAMES)) {
+	if (nb_devices_scan(&l, 0)) {
 		fprintf(stderr, "navibench: out of memory listing devices\n");
 		return NB_EXIT_FAIL;
 	}
@@ -646,4 +653,8 @@ void nb_device_print_id(const struct nb_devent *e, struct nb_print_device *id)
 	id->kind = nb_device_kind_name(e->dev.kind);
 	id->name = e->dev.name;
 	id->pci_address = e->dev.pci[0] ? e->dev.pci : NULL;
+	id->asic = e->asic[0] ? e->asic : NULL;
+	id->gfx_target = e->gfx_target[0] ? e->gfx_target : NULL;
+	id->runtime_status = e->dev.kind == NB_DEV_AMDGPU && e->drm.runtime_status[0] ?
+			     e->drm.runtime_status : NULL;
 }

@@ -24,7 +24,6 @@ struct nb_drm {
 	char driver[32];	/* DRM driver name; from sysfs when the node is closed to us */
 	char runtime_status[16];	/* power/runtime_status; "" when absent */
 	int open_errno;		/* opening the render node: 0 or errno */
-	bool opened;		/* the node was opened during the scan */
 };
 
 struct nb_devent {
@@ -32,6 +31,15 @@ struct nb_devent {
 	struct nb_drm drm;	/* NB_DEV_AMDGPU */
 	char gt_name[64];	/* gputelemetry's name for it; "" when it has none */
 	char status[160];	/* "" when usable; else why not (asleep, no access) */
+	/*
+	 * What the device is, for every command's identity (the name in dev):
+	 * for an amdgpu device from its PCI ids alone (libdrm's amdgpu.ids,
+	 * the ASIC table of module/uapi/gt_asic.h), never from the device, so
+	 * that it is the same awake and runtime-suspended; for a simulated
+	 * GPU from the module. "" when not known.
+	 */
+	char asic[32];		/* "navi14" */
+	char gfx_target[32];	/* "gfx1012" */
 };
 
 /* A DRM device left out of the list, and why. */
@@ -52,7 +60,6 @@ struct nb_devlist {
 
 enum {
 	NB_SCAN_WAKE = 1 << 0,	/* open runtime-suspended GPUs (wakes them) */
-	NB_SCAN_NAMES = 1 << 1,	/* ask libdrm_amdgpu for marketing names */
 };
 
 int nb_devices_scan(struct nb_devlist *l, unsigned int flags);
@@ -100,9 +107,9 @@ void nb_access_hint(const char *node, int err, char *buf, unsigned long n);
 void nb_devices_explain(const struct nb_devlist *l, FILE *f);
 
 /*
- * nb_device_print_id() - who e is, for the print layer's records (index,
- * kind, name, PCI address); gfx_target and asic are left NULL for the
- * caller that knows them. Valid while e is.
+ * nb_device_print_id() - who e is, for the print layer's records: index,
+ * kind, name, PCI address, ASIC, gfx target and runtime PM status, the
+ * same in every command and state. Valid while e is.
  */
 struct nb_print_device;
 void nb_device_print_id(const struct nb_devent *e, struct nb_print_device *id);

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * CSV: one row per record (a device, a table row, a sample), after one
- * header line. The columns are the keys of the record's values, nested
- * keys joined with '.' ("pci.device_id", "compute.cu_layout.0.active_cus");
- * a reading's column is its key. Values are plain (no unit; a missing one
- * is an empty field); fields with a comma, a quote or a line break are
- * quoted as RFC 4180 says. What is not in a record (notes) goes to stderr.
+ * header line. Values are plain (no unit; a missing one is an empty
+ * field); fields with a comma, a quote or a line break are quoted as RFC
+ * 4180 says. What is not in a record (notes) goes to stderr.
  *
- * The header is the union of the columns of the rows written with it: all
- * the rows of a document, or the first sample of a stream; a column that
- * first appears in a later sample is left out.
+ * The columns: those the command declares (nb_print_columns()), in their
+ * order, whatever the records hold; a value's column is its name, the
+ * keys from its record down joined with '.' ("pci.device_id"), a
+ * reading's its key (a labelled reading's set in one field: "ppt0
+ * temp_hotspot"). A declared column may name a value outside the records
+ * (the document's "time"): the rows written after it carry it. Without
+ * declared columns, the header is the union of the names of the rows
+ * written with it (all the rows of a document, or the first sample of a
+ * stream).
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +36,8 @@ struct row {
 struct csv {
 	char **cols;
 	int ncols, capcols;
+	bool fixed;		/* declared columns: no others */
+	char **outside;		/* fixed: per column, a value outside the records */
 	bool header_done;	/* header written: no new columns */
 	struct row *rows;
 	int nrows, caprows;
@@ -76,8 +84,12 @@ static void csv_discard(struct nb_print *p)
 
 	rows_free(c);
 	free(c->rows);
-	for (int i = 0; i < c->ncols; i++)
+	for (int i = 0; i < c->ncols; i++) {
 		free(c->cols[i]);
+		if (c->outside)
+			free(c->outside[i]);
+	}
+	free(c->outside);
 	free(c->cols);
 	free(c);
 	p->priv = NULL;
@@ -103,7 +115,8 @@ static void write_rows(struct nb_print *p)
 {
 	struct csv *c = C(p);
 
-	if (!c->nrows)
+	/* a fixed header is written even over no rows: it is the contract */
+	if (!c->nrows && !(c->fixed && !c->header_done))
 		return;
 	if (!c->header_done) {
 		for (int i = 0; i < c->ncols; i++) {
@@ -118,14 +131,15 @@ static void write_rows(struct nb_print *p)
 		const struct row *row = &c->rows[r];
 
 		for (int i = 0; i < c->ncols; i++) {
+			const char *v = c->outside ? c->outside[i] : NULL;
+
+			for (int k = 0; k < row->n; k++)
+				if (row->cells[k].col == i)
+					v = row->cells[k].value;
 			if (i)
 				fputc(',', p->out);
-			for (int k = 0; k < row->n; k++) {
-				if (row->cells[k].col == i) {
-					put_field(p->out, row->cells[k].value);
-					break;
-				}
-			}
+			if (v)
+				put_field(p->out, v);
 		}
 		fputc('\n', p->out);
 	}
@@ -162,13 +176,38 @@ static void csv_record_end(struct nb_print *p)
 		C(p)->record_depth = 0;
 }
 
+static char *dup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();
+	return d;
+}
+
+static void csv_columns(struct nb_print *p, const char *const *cols, int n)
+{
+	struct csv *c = C(p);
+
+	if (c->ncols || c->nrows)
+		return;	/* before the first record only */
+	c->cols = grow(c->cols, &c->capcols, n, sizeof(*c->cols));
+	c->outside = calloc((size_t)n + 1, sizeof(*c->outside));
+	if (!c->outside)
+		abort();
+	for (int i = 0; i < n; i++)
+		c->cols[i] = dup(cols[i]);
+	c->ncols = n;
+	c->fixed = true;
+}
+
 /* The column of a name, added while the header is not written; -1: none. */
 static int column(struct csv *c, const char *name)
 {
 	for (int i = 0; i < c->ncols; i++)
 		if (!strcmp(c->cols[i], name))
 			return i;
-	if (c->header_done)
+	if (c->header_done || c->fixed)
 		return -1;
 	c->cols = grow(c->cols, &c->capcols, c->ncols + 1, sizeof(*c->cols));
 	c->cols[c->ncols] = strdup(name);
@@ -177,11 +216,38 @@ static int column(struct csv *c, const char *name)
 	return c->ncols++;
 }
 
-static void set(struct nb_print *p, const char *name, const struct nb_value *v)
+/* The value as a field: plain, no unit. */
+static void field_text(const struct nb_value *v, char *buf, size_t n)
+{
+	if (v->type == NB_V_BOOL)
+		snprintf(buf, n, "%s", v->b ? "true" : "false");
+	else if (v->type == NB_V_DBL)
+		snprintf(buf, n, "%.15g", v->d);
+	else
+		nb_value_plain(v, buf, n);
+}
+
+/* A value outside the records, for a declared column: the later rows' */
+static void set_outside(struct csv *c, const char *name, const struct nb_value *v)
+{
+	char buf[512];
+	int col = c->fixed ? column(c, name) : -1;
+
+	if (col < 0)
+		return;
+	field_text(v, buf, sizeof(buf));
+	free(c->outside[col]);
+	c->outside[col] = dup(buf);
+}
+
+/*
+ * The record's field of column name: text, or with add, text appended to
+ * what it holds (a labelled reading's set).
+ */
+static void set(struct nb_print *p, const char *name, const char *text, bool add)
 {
 	struct csv *c = C(p);
 	struct row *row;
-	char buf[512];
 	int col;
 
 	if (!c->record_depth || !c->nrows)
@@ -189,34 +255,41 @@ static void set(struct nb_print *p, const char *name, const struct nb_value *v)
 	col = column(c, name);
 	if (col < 0)
 		return;
-	if (v->type == NB_V_BOOL)
-		snprintf(buf, sizeof(buf), "%s", v->b ? "true" : "false");
-	else if (v->type == NB_V_DBL)
-		snprintf(buf, sizeof(buf), "%.15g", v->d);
-	else
-		nb_value_plain(v, buf, sizeof(buf));
 	row = &c->rows[c->nrows - 1];
 	for (int k = 0; k < row->n; k++) {
-		if (row->cells[k].col == col) {
-			free(row->cells[k].value);
-			row->cells[k].value = strdup(buf);
-			return;
+		char *old = row->cells[k].value, *v;
+
+		if (row->cells[k].col != col)
+			continue;
+		if (add && *old && *text) {
+			if (asprintf(&v, "%s %s", old, text) < 0)
+				abort();
+		} else {
+			v = dup(add && !*text ? old : text);
 		}
+		free(old);
+		row->cells[k].value = v;
+		return;
 	}
 	row->cells = grow(row->cells, &row->cap, row->n + 1, sizeof(*row->cells));
 	row->cells[row->n].col = col;
-	row->cells[row->n].value = strdup(buf);
-	if (!row->cells[row->n].value)
-		abort();
+	row->cells[row->n].value = dup(text);
 	row->n++;
 }
 
 static void csv_field(struct nb_print *p, const struct nb_value *v)
 {
-	char name[256];
+	char name[256], buf[512];
 
-	if (nb_print_path(p, v->key, name, sizeof(name)))
-		set(p, name, v);
+	if (!nb_print_path(p, v->key, name, sizeof(name)))
+		return;
+	if (!C(p)->record_depth) {
+		if (p->depth == 0)
+			set_outside(C(p), name, v);
+		return;
+	}
+	field_text(v, buf, sizeof(buf));
+	set(p, name, buf, false);
 }
 
 static void csv_cell(struct nb_print *p, int col, const struct nb_value *v)
@@ -228,10 +301,16 @@ static void csv_cell(struct nb_print *p, int col, const struct nb_value *v)
 
 static void csv_reading(struct nb_print *p, const struct nb_value *v)
 {
-	char name[256];
+	char buf[512];
 
-	if (v->key)
-		set(p, nb_reading_name(v, name, sizeof(name)), v);
+	if (!v->key)
+		return;
+	if (!v->lname) {
+		field_text(v, buf, sizeof(buf));
+		set(p, v->key, buf, false);
+	} else if (v->type != NB_V_MISSING) {
+		set(p, v->key, nb_reading_item(v, buf, sizeof(buf)), true);
+	}
 }
 
 const struct nb_print_ops nb_print_csv_ops = {
@@ -246,4 +325,5 @@ const struct nb_print_ops nb_print_csv_ops = {
 	.cell = csv_cell,
 	.reading = csv_reading,
 	.note = nb_print_note_stderr,
+	.columns = csv_columns,
 };

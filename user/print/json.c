@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * JSON (json-c): the document is built in memory and written, pretty, at
- * the end; in a stream (--watch) each record is written as one compact
- * line as soon as it ends (JSON Lines).
+ * the end; in a stream (--watch) each record at the top is written as one
+ * compact line as soon as it ends, and a sample whose records are a
+ * table's rows as one line when it is flushed (JSON Lines).
  */
 #include <errno.h>
 #include "jwrite.h"
@@ -139,12 +140,20 @@ static void json_record_end(struct nb_print *p)
 	}
 }
 
+/* A stream's sample whose records are not at the top (a table's rows): one line. */
+static void json_flush(struct nb_print *p)
+{
+	if (p->stream && json_object_object_length(J(p)->root)) {
+		write_root(p, JSON_C_TO_STRING_PLAIN);
+		reset(J(p));
+	}
+}
+
 static void json_group_begin(struct nb_print *p)
 {
 	struct json *j = J(p);
 	struct nb_print_frame *f = nb_print_top(p);
-	bool array = f->level == NB_L_ARRAY || f->level == NB_L_TABLE ||
-		     (f->level == NB_L_READINGS && !p->stream);
+	bool array = f->level == NB_L_ARRAY || f->level == NB_L_TABLE;
 	struct json_object *c = array ? json_object_new_array() : json_object_new_object();
 
 	j->stack[p->depth] = c;
@@ -172,36 +181,37 @@ static void json_cell(struct nb_print *p, int col, const struct nb_value *v)
 }
 
 /*
- * A reading: {key, value, unit, source[, lname: lvalue]} in an array; in
- * a stream, a member key (key.lvalue): {value, unit, source}, null when
- * missing (the form of --watch).
+ * A reading: a member of the readings object, {value, unit, source} and,
+ * when the value is null, missing (why); a labelled one one level deeper,
+ * keyed by its label's value (readings.throttle_active.ppt0). The same in
+ * a document and in a stream.
  */
 static void json_reading(struct nb_print *p, const struct nb_value *v)
 {
 	struct json_object *c = J(p)->stack[p->depth];
-	struct json_object *o;
+	struct json_object *o, *set;
 	bool missing = v->type == NB_V_MISSING;
-	char name[128];
 
 	if (!v->key)
 		return;
-	/* in a stream, the member's name must tell readings of one key apart */
-	nb_reading_name(v, name, sizeof(name));
-	if (p->stream && missing) {
-		add_to(c, name, NULL);
-		return;
-	}
 	o = json_object_new_object();
-	if (!p->stream)
-		json_object_object_add(o, "key", json_object_new_string(v->key));
 	json_object_object_add(o, "value", jvalue(v));
 	json_object_object_add(o, "unit", v->unit ? json_object_new_string(v->unit) : NULL);
 	json_object_object_add(o, "source", !missing && v->source ?
 			       json_object_new_string(v->source) : NULL);
-	if (v->lname)
-		json_object_object_add(o, v->lname, v->lvalue ?
-				       json_object_new_string(v->lvalue) : NULL);
-	add_to(c, p->stream ? name : v->key, o);
+	if (missing)
+		json_object_object_add(o, "missing", json_object_new_string(v->why ? v->why :
+								     "no source gives it"));
+	if (!v->lname || !v->lvalue) {
+		add_to(c, v->key, o);
+		return;
+	}
+	if (!json_object_object_get_ex(c, v->key, &set) ||
+	    !json_object_is_type(set, json_type_object)) {
+		set = json_object_new_object();
+		json_object_object_add(c, v->key, set);
+	}
+	json_object_object_add(set, v->lvalue, o);
 }
 
 /* A note: in the document's "notes"; in a stream, on stderr (lines are records). */
@@ -227,6 +237,7 @@ const struct nb_print_ops nb_print_json_ops = {
 	.begin = json_begin,
 	.end = json_end,
 	.discard = json_discard,
+	.flush = json_flush,
 	.record_begin = json_record_begin,
 	.record_end = json_record_end,
 	.group_begin = json_group_begin,

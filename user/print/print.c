@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "navibench.h"
 #include "print_ops.h"
@@ -51,6 +52,16 @@ bool nb_format_ready(const struct nb_print_ops *fmt, const char **why)
 bool nb_format_live(const struct nb_print_ops *fmt)
 {
 	return fmt && fmt->live;
+}
+
+bool nb_format_streams(const struct nb_print_ops *fmt, const char **why)
+{
+	if (fmt && fmt->no_stream) {
+		if (why)
+			*why = fmt->no_stream;
+		return false;
+	}
+	return true;
 }
 
 /* ---- the document ---- */
@@ -233,6 +244,12 @@ static bool can_pop(struct nb_print *p, enum nb_level level)
 	return nb_print_top(p)->level == level;
 }
 
+void nb_print_columns(struct nb_print *p, const char *const *cols, int n)
+{
+	if (!p->failed && p->ops->columns)
+		p->ops->columns(p, cols, n);
+}
+
 void nb_record_begin(struct nb_print *p, const struct nb_print_device *id)
 {
 	if (!push(p, NB_L_RECORD, NULL, NULL))
@@ -380,6 +397,26 @@ void nb_bool(struct nb_print *p, const char *key, const char *label, bool v)
 	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_BOOL, .b = v });
 }
 
+const char *nb_fmt_time(char *buf, size_t n, const struct timespec *ts)
+{
+	struct tm tm;
+	char day[32];
+
+	gmtime_r(&ts->tv_sec, &tm);
+	strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, n, "%s.%03ldZ", day, ts->tv_nsec / 1000000);
+	return buf;
+}
+
+void nb_time(struct nb_print *p, const char *key, const char *label)
+{
+	struct timespec ts;
+	char buf[48];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	nb_str(p, key, label, nb_fmt_time(buf, sizeof(buf), &ts));
+}
+
 void nb_missing(struct nb_print *p, const char *key, const char *label, const char *why)
 {
 	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_MISSING,
@@ -402,17 +439,30 @@ void nb_bytes(struct nb_print *p, const char *key, const char *label, uint64_t v
 					.unit = "B", .text = nb_fmt_bytes(buf, sizeof(buf), v) });
 }
 
+/* The message of fmt in a new string, however long; aborts when out of memory. */
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0) {
+		fprintf(stderr, "navibench: out of memory\n");
+		abort();
+	}
+	return s;
+}
+
 void nb_text(struct nb_print *p, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
+	char *line;
 
 	if (p->failed || p->dropped || !p->ops->text)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	line = vformat(fmt, ap);
 	va_end(ap);
-	p->ops->text(p, buf);
+	p->ops->text(p, line);
+	free(line);
 }
 
 void nb_print_note_stderr(struct nb_print *p, const char *msg)
@@ -422,16 +472,17 @@ void nb_print_note_stderr(struct nb_print *p, const char *msg)
 
 void nb_note(struct nb_print *p, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
+	char *msg;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	msg = vformat(fmt, ap);
 	va_end(ap);
 	if (!p->failed && p->ops->note)
-		p->ops->note(p, buf);
+		p->ops->note(p, msg);
 	else
-		nb_print_note_stderr(p, buf);
+		nb_print_note_stderr(p, msg);
+	free(msg);
 }
 
 /* ---- table cells ---- */
@@ -548,12 +599,17 @@ bool nb_print_path(const struct nb_print *p, const char *key, char *buf, size_t 
 	return used < n;
 }
 
-const char *nb_reading_name(const struct nb_value *v, char *buf, size_t n)
+const char *nb_reading_item(const struct nb_value *v, char *buf, size_t n)
 {
-	if (v->lvalue)
-		snprintf(buf, n, "%s.%s", v->key, v->lvalue);
+	char plain[64];
+	bool one = (v->type == NB_V_INT && v->i == 1) || (v->type == NB_V_UINT && v->u == 1) ||
+		   (v->type == NB_V_BOOL && v->b) || (v->type == NB_V_DBL && v->d == 1);
+
+	if (one)
+		snprintf(buf, n, "%s", v->lvalue ? v->lvalue : "");
 	else
-		snprintf(buf, n, "%s", v->key);
+		snprintf(buf, n, "%s=%s", v->lvalue ? v->lvalue : "",
+			 nb_value_plain(v, plain, sizeof(plain)));
 	return buf;
 }
 
@@ -571,6 +627,28 @@ const char *nb_value_text(const struct nb_value *v, char *buf, size_t n)
 			 v->unit && v->type != NB_V_STR ? " " : "",
 			 v->unit && v->type != NB_V_STR ? v->unit : "");
 	return buf;
+}
+
+char *nb_value_text_dup(const struct nb_value *v)
+{
+	char plain[64], *s;
+	int r;
+
+	if (v->text)
+		r = asprintf(&s, "%s", v->text);
+	else if (v->type == NB_V_MISSING)
+		r = asprintf(&s, "unavailable%s%s%s", v->why ? " (" : "", v->why ? v->why : "",
+			     v->why ? ")" : "");
+	else if (v->type == NB_V_STR)
+		r = asprintf(&s, "%s", v->s);
+	else
+		r = asprintf(&s, "%s%s%s", nb_value_plain(v, plain, sizeof(plain)),
+			     v->unit ? " " : "", v->unit ? v->unit : "");
+	if (r < 0) {
+		fprintf(stderr, "navibench: out of memory\n");
+		abort();
+	}
+	return s;
 }
 
 const char *nb_fmt_bytes(char *buf, unsigned long n, uint64_t bytes)

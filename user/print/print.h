@@ -29,10 +29,20 @@
  * Readings (nb_readings_begin(), nb_reading()): measured values, each
  * with a stable key, a unit, a kind (gauge or counter) and the source it
  * was read from. Text: an aligned READING/VALUE/SOURCE table; JSON: an
- * array of {key, value, unit, source}; CSV: one column per key; the
- * readings are what Prometheus exports. A reading with a label (lname,
- * lvalue: "engine", "gfx") is "key.lvalue" in text, CSV and JSON Lines,
- * and carries lname: lvalue in JSON's array; Prometheus makes it a label.
+ * object keyed by reading, each {value, unit, source} and, when the value
+ * is null, missing (why), the same in a document and in a stream (a
+ * consumer looks a reading up by its name, as CSV and Prometheus name it);
+ * CSV: one column per key; the readings are what Prometheus exports. A
+ * reading with a label (lname, lvalue: "reason", "ppt0") is one of a set
+ * under one key: JSON nests it by lvalue (readings.throttle_active.ppt0);
+ * CSV and text streams give the key one field listing the set's lvalues
+ * ("ppt0 temp_hotspot"; "lvalue=value" for a value other than 1);
+ * Prometheus makes it a label.
+ *
+ * Text wraps what is longer than the line (the terminal's width, else 80
+ * columns) between words, never inside one: a value under its value
+ * column, a table's last column under itself, a free line under its
+ * indentation. A stream's lines (one per record) are never wrapped.
  *
  * Everything is written to the FILE given (JSON when the document is
  * complete), or atomically (temporary file and rename) to a path.
@@ -43,6 +53,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 struct nb_print;		/* one output document, opaque */
 struct nb_print_ops;		/* one output format (print_ops.h) */
@@ -77,6 +88,13 @@ bool nb_format_ready(const struct nb_print_ops *fmt, const char **why);
  */
 bool nb_format_live(const struct nb_print_ops *fmt);
 
+/*
+ * nb_format_streams() - whether fmt can hold a stream of samples (--watch:
+ * one record after another). false, with why, for Prometheus: an
+ * exposition holds each series once.
+ */
+bool nb_format_streams(const struct nb_print_ops *fmt, const char **why);
+
 /* Who a record is about: what Prometheus puts in labels, CSV in columns. */
 struct nb_print_device {
 	int index;		/* navibench's device index */
@@ -85,6 +103,7 @@ struct nb_print_device {
 	const char *pci_address;	/* "0000:03:00.0"; NULL when none */
 	const char *gfx_target;	/* "gfx1012"; NULL when not known */
 	const char *asic;	/* "navi14"; NULL when not known */
+	const char *runtime_status;	/* "active", "suspended"...; NULL: no runtime PM */
 };
 
 enum nb_vtype {
@@ -171,6 +190,18 @@ void nb_print_stream(struct nb_print *p);
  */
 void nb_print_flush(struct nb_print *p);
 
+/*
+ * nb_print_columns() - the columns of every row of a format that prints
+ * rows (CSV), in order: its header, the same whatever the records hold or
+ * the device reads. A value belongs to the column of its name (the keys
+ * from its record down joined with '.', a reading's key); a value no
+ * column names is left out. A column may name a value outside any record
+ * (the document's "time"): the rows written after it carry it. Without
+ * columns, CSV's header is the union of the names in the first rows.
+ * cols must live until nb_print_close(); call it before the first record.
+ */
+void nb_print_columns(struct nb_print *p, const char *const *cols, int n);
+
 /* Records (see above). id may be NULL (a record that is not a device). */
 void nb_record_begin(struct nb_print *p, const struct nb_print_device *id);
 void nb_record_end(struct nb_print *p);
@@ -195,6 +226,13 @@ void nb_i64(struct nb_print *p, const char *key, const char *label, int64_t v,
 void nb_dbl(struct nb_print *p, const char *key, const char *label, double v, int prec,
 	    const char *unit);
 void nb_bool(struct nb_print *p, const char *key, const char *label, bool v);
+/*
+ * nb_time() - the wall-clock time now, as RFC 3339 in UTC to the
+ * millisecond ("2026-12-02T10:29:04.123Z"): a string value.
+ */
+void nb_time(struct nb_print *p, const char *key, const char *label);
+/* The same form of ts (CLOCK_REALTIME) into buf; returns buf. */
+const char *nb_fmt_time(char *buf, size_t n, const struct timespec *ts);
 /* A value that is not there; why is shown in text ("unavailable (why)"). */
 void nb_missing(struct nb_print *p, const char *key, const char *label, const char *why);
 /* A number "0x%0*x" (a string, as JSON has no hex). */

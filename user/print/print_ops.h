@@ -81,6 +81,7 @@ struct nb_print {
 struct nb_print_ops {
 	const char *name;	/* as --format takes it */
 	bool live;		/* for people: a live terminal view may replace records */
+	const char *no_stream;	/* why it cannot hold a stream of samples; NULL: it can */
 
 	/* the document: begin sets p->priv; end writes what is left, frees it */
 	int (*begin)(struct nb_print *p);	/* 0 or -errno */
@@ -101,6 +102,8 @@ struct nb_print_ops {
 	void (*reading)(struct nb_print *p, const struct nb_value *v);
 	void (*text)(struct nb_print *p, const char *line);	/* text only */
 	void (*note)(struct nb_print *p, const char *msg);
+	/* nb_print_columns(): the fixed columns of a row-based format */
+	void (*columns)(struct nb_print *p, const char *const *cols, int n);
 };
 
 extern const struct nb_print_ops nb_print_text_ops;
@@ -123,6 +126,9 @@ bool nb_print_inside(const struct nb_print *p, enum nb_level level);
  */
 const char *nb_value_text(const struct nb_value *v, char *buf, size_t n);
 
+/* nb_value_text_dup() - the same in a new string (free() it), however long. */
+char *nb_value_text_dup(const struct nb_value *v);
+
 /* nb_value_plain() - the value alone, no unit ("1845", "0.5", "yes"); "" when missing. */
 const char *nb_value_plain(const struct nb_value *v, char *buf, size_t n);
 
@@ -135,10 +141,11 @@ const char *nb_value_plain(const struct nb_value *v, char *buf, size_t n);
 bool nb_print_path(const struct nb_print *p, const char *key, char *buf, size_t n);
 
 /*
- * nb_reading_name() - a reading's name where one name must tell it apart:
- * its key, or "key.lvalue" when it has a label (throttle_active.ppt).
+ * nb_reading_item() - what a labelled reading adds to its key's field in a
+ * row or a stream's line: its lvalue, or "lvalue=value" when the value is
+ * not 1 (the set's members are flags, mostly).
  */
-const char *nb_reading_name(const struct nb_value *v, char *buf, size_t n);
+const char *nb_reading_item(const struct nb_value *v, char *buf, size_t n);
 
 /* The default note: "navibench CMD: msg" on stderr. */
 void nb_print_note_stderr(struct nb_print *p, const char *msg);

@@ -4,13 +4,15 @@
  * interface: what `--format prometheus` prints and what `navibench
  * exporter` serves.
  *
- * Each record (a device) gives one navibench_device_info series carrying
- * its identity, and one series per reading it has, labelled with the
- * device's index and PCI address. Names follow Prometheus' conventions:
- * the prefix navibench_, base units in the name (readings in mC, MHz, mW,
- * mV and % are converted to degrees Celsius, hertz, watts, volts and a
- * 0..1 ratio), _total on counters. A missing reading has no series, never
- * 0. Text and tables are not metrics: they are dropped. Notes (what could
+ * Each device a record is about gives one navibench_device_info series
+ * carrying its identity (and navibench_device_suspended), once however
+ * many records are about it, and each record one series per reading it
+ * has, labelled with the device's index and PCI address. Names follow
+ * Prometheus' conventions: the prefix navibench_, base units in the name
+ * (readings in mC, MHz, mW, mV and % are converted to degrees Celsius,
+ * hertz, watts, volts and a 0..1 ratio), _total on counters. A missing
+ * reading has no series, never 0. Text and tables are not metrics: they
+ * are dropped. Notes (what could
  * not be read, and why) are comment lines at the top, "# navibench: ...":
  * a scrape then says itself what it lacks, parsers skip them, and the
  * exporter logs them when they change.
@@ -23,9 +25,10 @@
  *
  * The gputelemetry module's statistics (sensors' "gputelemetry_stats":
  * min, average and max of each reading over the module's sampler since
- * their last reset) become navibench_sampler_<family>_<unit>{stat=}: what
- * happened between two scrapes, which neither Prometheus nor node_exporter
- * sees. They are exported for amdgpu devices too.
+ * their last reset, an object per reading) become
+ * navibench_sampler_<family>_<unit>{stat=}: what the module's sampler saw,
+ * which neither Prometheus nor node_exporter sees between its scrapes.
+ * They are exported for amdgpu devices too.
  *
  * One metric's series must be together under one # HELP and # TYPE, and
  * records come device by device; the series are therefore kept until the
@@ -335,34 +338,57 @@ static bool in_processes(const struct nb_print *p)
 	return false;
 }
 
-static void prom_record_begin(struct nb_print *p, const struct nb_print_device *id)
+/* Whether the document has a series of family with exactly these labels. */
+static bool has_series(const struct prom_state *st, const char *family, const char *labels)
 {
-	struct prom_state *st = p->priv;
-	char index[16], info[1024] = "";
+	for (size_t i = 0; i < st->n; i++)
+		if (!strcmp(st->s[i].family, family) && !strcmp(st->s[i].labels, labels))
+			return true;
+	return false;
+}
 
-	st->labels[0] = '\0';
-	st->amdgpu = false;
-	if (!id)
-		return;
-	if (in_processes(p)) {
-		/* the device is the row's context: its labels, not its _info */
-		snprintf(index, sizeof(index), "%d", id->index);
-		nb_prom_add_label(st->labels, sizeof(st->labels), "device", index);
-		nb_prom_add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
-		return;
-	}
-	snprintf(index, sizeof(index), "%d", id->index);
-	nb_prom_add_label(st->labels, sizeof(st->labels), "device", index);
-	nb_prom_add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
-	st->amdgpu = id->kind && !strcmp(id->kind, "amdgpu");
+/*
+ * A device's identity, once per document however many records are about
+ * it (a device of sensors, a row of processes): navibench_device_info
+ * with every identity label, and navibench_device_suspended where the
+ * device has runtime power management, so that a GPU asleep (its
+ * driver's readings absent, as navibench does not wake it) is told from
+ * one that is broken. labels are the record's: device and pci_address.
+ */
+static void prom_identity(struct prom_state *st, const struct nb_print_device *id)
+{
+	char info[1024];
 
 	snprintf(info, sizeof(info), "%s", st->labels);
 	nb_prom_add_label(info, sizeof(info), "kind", id->kind);
 	nb_prom_add_label(info, sizeof(info), "name", id->name);
 	nb_prom_add_label(info, sizeof(info), "asic", id->asic);
 	nb_prom_add_label(info, sizeof(info), "gfx_target", id->gfx_target);
+	if (has_series(st, PREFIX "device_info", info))
+		return;
 	add(st, PREFIX "device_info", "A device navibench reads: its identity in labels, value 1.",
 	    false, info, 1);
+	if (id->runtime_status)
+		add(st, PREFIX "device_suspended", "1 when the device is runtime-suspended "
+		    "(asleep: navibench does not wake it, so the readings that would wake it are "
+		    "absent), else 0; devices with runtime power management only.", false,
+		    st->labels, !strcmp(id->runtime_status, "suspended"));
+}
+
+static void prom_record_begin(struct nb_print *p, const struct nb_print_device *id)
+{
+	struct prom_state *st = p->priv;
+	char index[16];
+
+	st->labels[0] = '\0';
+	st->amdgpu = false;
+	if (!id)
+		return;
+	snprintf(index, sizeof(index), "%d", id->index);
+	nb_prom_add_label(st->labels, sizeof(st->labels), "device", index);
+	nb_prom_add_label(st->labels, sizeof(st->labels), "pci_address", id->pci_address);
+	st->amdgpu = id->kind && !strcmp(id->kind, "amdgpu");
+	prom_identity(st, id);
 }
 
 static void prom_record_end(struct nb_print *p)
@@ -547,10 +573,9 @@ static void prom_field(struct nb_print *p, const struct nb_value *v)
 		prom_attr(p, v);
 		return;
 	}
-	if (!strcmp(v->key, "key") && v->type == NB_V_STR) {
-		snprintf(st->stat.key, sizeof(st->stat.key), "%s", v->s);
-		return;
-	}
+	/* each reading's statistics are an object under its key */
+	if (nb_print_top(p)->level == NB_L_OBJECT && nb_print_top(p)->key)
+		snprintf(st->stat.key, sizeof(st->stat.key), "%s", nb_print_top(p)->key);
 	if (!strcmp(v->key, "unit") && v->type == NB_V_STR) {
 		snprintf(st->stat.unit, sizeof(st->stat.unit), "%s", v->s);
 		return;
@@ -616,6 +641,8 @@ static void prom_note(struct nb_print *p, const char *msg)
 
 const struct nb_print_ops nb_print_prometheus_ops = {
 	.name = "prometheus",
+	.no_stream = "an exposition holds each series once, so samples cannot follow each "
+		     "other in one",
 	.begin = prom_begin,
 	.end = prom_end,
 	.discard = prom_free,
