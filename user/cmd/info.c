@@ -445,15 +445,15 @@ static void print_peaks(struct nb_print *p, const struct amd *d)
 
 static void print_gt(struct nb_print *p, const struct nb_devent *e)
 {
-	struct gt_info gt;
+	struct gtfs_info gt;
 
-	if (!e->gt_name[0] || gt_info(e->gt_name, &gt))
+	if (!e->gt_name[0] || gtfs_info(e->gt_name, &gt))
 		return;
 	nb_obj_begin(p, "gputelemetry", "gputelemetry");
 	nb_str(p, "name", "name", e->gt_name);
-	nb_str(p, "cu_count_active", "active CUs", gt_info_get(&gt, GT_INFO_CU_ACTIVE));
-	nb_str(p, "cu_count_source", "CU count from", gt_info_get(&gt, GT_INFO_CU_SOURCE));
-	nb_str(p, "state", "state", gt_info_get(&gt, GT_INFO_STATE));
+	nb_str(p, "cu_count_active", "active CUs", gtfs_info_get(&gt, GT_INFO_CU_ACTIVE));
+	nb_str(p, "cu_count_source", "CU count from", gtfs_info_get(&gt, GT_INFO_CU_SOURCE));
+	nb_str(p, "state", "state", gtfs_info_get(&gt, GT_INFO_STATE));
 	nb_obj_end(p);
 }
 
@@ -523,11 +523,11 @@ static int info_amdgpu(struct nb_print *p, struct nb_devent *e, struct nb_print_
 
 static int info_sim(struct nb_print *p, struct nb_devent *e, struct nb_print_device *id)
 {
-	struct gt_info gt;
-	int r = gt_info(e->gt_name, &gt);
+	struct gtfs_info gt;
+	int r = gtfs_info(e->gt_name, &gt);
 
 	if (r) {
-		fprintf(stderr, "navibench info: cannot read %s/%s/%s: %s\n", GT_ROOT, e->gt_name,
+		fprintf(stderr, "navibench info: cannot read %s/%s/%s: %s\n", GTFS_ROOT, e->gt_name,
 			GT_FILE_INFO, strerror(-r));
 		return NB_EXIT_FAIL;
 	}
@@ -535,7 +535,7 @@ static int info_sim(struct nb_print *p, struct nb_devent *e, struct nb_print_dev
 	nb_str(p, "name", "name", e->dev.name);
 	nb_obj_begin(p, "gputelemetry", "gputelemetry (simulated GPU)");
 	for (int i = 0; i < gt.n; i++)
-		nb_str(p, gt.kv[i].key, gt.kv[i].key, gt_info_get(&gt, gt.kv[i].key));
+		nb_str(p, gt.kv[i].key, gt.kv[i].key, gtfs_info_get(&gt, gt.kv[i].key));
 	nb_obj_end(p);
 	return NB_EXIT_OK;
 }

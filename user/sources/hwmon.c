@@ -14,7 +14,7 @@
 struct file_map {
 	int s;			/* enum gt_sensor */
 	const char *file;
-	int64_t div;		/* from the file's unit to gt_sensor_defs[].unit */
+	int64_t div;		/* from the file's unit to gtfs_sensor_defs[].unit */
 };
 
 static const struct file_map hwmon_map[] = {

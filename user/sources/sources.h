@@ -56,7 +56,7 @@ struct nb_source {
 	void (*close)(void *priv);
 	/* sample() - a new sample starts (a source reading one file for all) */
 	void (*sample)(struct nb_sensor_dev *d, void *priv);
-	/* read() - reading s (enum gt_sensor) in gt_sensor_defs[s].unit: true, *v set */
+	/* read() - reading s (enum gt_sensor) in gtfs_sensor_defs[s].unit: true, *v set */
 	bool (*read)(struct nb_sensor_dev *d, void *priv, int s, int64_t *v);
 	/* detail() - optional: which files it reads, for people ("clock: cpufreq...") */
 	const char *(*detail)(void *priv);
@@ -74,7 +74,7 @@ unsigned int nb_source_mask(int choice);
 
 struct nb_reading {
 	bool valid;
-	int64_t v;		/* in gt_sensor_defs[].unit */
+	int64_t v;		/* in gtfs_sensor_defs[].unit */
 	const struct nb_source *src;	/* NULL when missing */
 };
 
