@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "gputelemetry.h"
 #include "optional.h"
 #include "navibench.h"
 
@@ -67,6 +68,28 @@ static void man_exit_status(void)
 	}
 }
 
+/*
+ * The readings' names (GT_SENSORS), in parentheses, bold, comma-separated:
+ * .RB ( temp_edge ", " ... then .BR lines, about 75 columns each.
+ */
+#define MAN_SENSOR_KEY(id, key, ...) key,
+static void man_sensors(void)
+{
+	static const char *const keys[] = { GT_SENSORS(MAN_SENSOR_KEY) };
+	const size_t n = sizeof(keys) / sizeof(keys[0]);
+	int col = printf(".RB (");
+
+	for (size_t i = 0; i < n; i++) {
+		const char *sep = i + 1 < n ? " \", \"" : " ).";
+
+		if (col > 5 && col + 1 + strlen(keys[i]) + strlen(sep) > 75)
+			col = printf("\n.BR") - 1;
+		col += printf(" %s%s", keys[i], sep);
+	}
+	printf("\n");
+}
+#undef MAN_SENSOR_KEY
+
 /* The command's section, from its table (its --help, as roff). */
 static int man_command(const char *name, bool *done)
 {
@@ -105,6 +128,8 @@ static int man_command(const char *name, bool *done)
  *	.\" @command NAME	NAME's heading, synopsis, summary and options,
  *				from the table its --help prints
  *	.\" @exit-status	the exit statuses (cli_exit_statuses)
+ *	.\" @sensors		the readings' names (GT_SENSORS), a list in
+ *				parentheses
  * Every command of the table must have its @command line, once.
  */
 #define MAN_COMMAND ".\\\" @command "
@@ -132,6 +157,8 @@ static int man_page(const char *template)
 			man_synopsis();
 		else if (!strcmp(line, ".\\\" @exit-status\n"))
 			man_exit_status();
+		else if (!strcmp(line, ".\\\" @sensors\n"))
+			man_sensors();
 		else if (!strncmp(line, MAN_COMMAND, strlen(MAN_COMMAND)))
 			rc = man_command(strtok(line + strlen(MAN_COMMAND), "\n"), done);
 		else if (v)

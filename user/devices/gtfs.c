@@ -10,7 +10,7 @@
 
 #include "gtfs.h"
 
-#define GT_DEF(id, key, unit) [GT_S_##id] = { key, unit },
+#define GT_DEF(id, key, unit, ...) [GT_S_##id] = { key, unit },
 const struct gtfs_sensor_def gtfs_sensor_defs[GT_S_COUNT] = {
 	GT_SENSORS(GT_DEF)
 };
