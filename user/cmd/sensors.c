@@ -41,8 +41,8 @@ static const struct cli_option sensors_opts[] = {
 			 "time between samples with --watch (default 1s)"),
 	CLI_INT_OPT("count", 'n', &opt_count, "N", 1, 100000000,
 		    "stop after N samples (default: until Ctrl-C)"),
-	CLI_CHOICE_OPT("source", 's', &opt_source, "SRC", nb_source_choices,
-		       "where readings come from (default auto: the first that answers)"),
+	CLI_CHOICE_TABLE_OPT("source", 's', &opt_source, "SRC", nb_source_choices,
+			     "where readings come from (default auto: the first that answers)"),
 	CLI_FLAG_OPT("wake", 0, &opt_wake, "read a runtime-suspended GPU anyway (wakes it up)"),
 	CLI_OPT_END
 };
