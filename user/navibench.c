@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * navibench: AMD GPU information, live telemetry and a ConvLSTM compute
- * benchmark. The commands, in one table; each parses its own options with
- * cli.h.
+ * benchmark. The commands, from NB_COMMANDS (navibench.h); each parses its
+ * own options with cli.h.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -15,21 +15,12 @@
 #include "optional.h"
 #include "navibench.h"
 
-/* needs: the optional library (optional.h) without which the command is off */
-static const struct nb_command commands[] = {
-	{ "list",    "list the devices, one index each (GPUs, then the CPU)", cmd_list, NB_LIB_NONE },
-	{ "info",    "what a device is: ids, CU layout, clocks, memory, peaks", cmd_info, NB_LIB_NONE },
-	{ "sensors", "live readings (clocks, temperatures, power), --watch for a view", cmd_sensors, NB_LIB_NONE },
-	{ "processes", "which processes use the GPUs: engine busy, VRAM, GTT (DRM fdinfo)", cmd_processes, NB_LIB_NONE },
-	{ "run",     "run the benchmark (the default command)", cmd_run, NB_LIB_NONE },
-	{ "predict", "predict next frames of a movie with a ConvLSTM model", cmd_predict, NB_LIB_NONE },
-	{ "weights", "write a model's weights to a safetensors file", cmd_weights, NB_LIB_NONE },
-	{ "exporter", "serve every device's readings to Prometheus (/metrics, textfile)", cmd_exporter, NB_LIB_NONE },
-	{ "compare", "compare run results: per test, the ratio and whether it is beyond the noise",
-	  NB_WITH_JSON_C(cmd_compare), NB_LIB_JSON_C },
-	{ "report",  "an HTML report of run results: devices, charts, telemetry, validation",
-	  NB_WITH_JSON_C(cmd_report), NB_LIB_JSON_C },
+/* The commands (NB_COMMANDS, navibench.h), each declared in its own file. */
+#define NB_COMMAND_ENTRY(name) &nb_cmd_##name,
+static const struct nb_command *const commands[] = {
+	NB_COMMANDS(NB_COMMAND_ENTRY)
 };
+#undef NB_COMMAND_ENTRY
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -39,8 +30,8 @@ static void usage(FILE *f)
 		   "       navibench --device DEV [run options]   (same as: navibench run ...)\n"
 		   "\nCommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-9s %s%s\n", commands[i].name, commands[i].summary,
-			nb_lib_have(commands[i].needs) ? "" : " (off in this build)");
+		fprintf(f, "  %-9s %s%s\n", commands[i]->name, commands[i]->summary,
+			nb_lib_have(commands[i]->needs) ? "" : " (off in this build)");
 	fprintf(f, "\nOptions:\n"
 		   "  -h, --help     show this help; 'navibench <command> --help' for a command's\n"
 		   "  -V, --version  show the version\n"
@@ -54,7 +45,7 @@ static void man_synopsis(void)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		printf("%s\\fBnavibench %s\\fR\n.RI [ options ]\n", i ? ".br\n" : "",
-		       commands[i].name);
+		       commands[i]->name);
 }
 
 static void man_exit_status(void)
@@ -101,20 +92,20 @@ static int man_command(const char *name, bool *done)
 		char cmd[32], help[] = "--help";
 		char *argv[] = { cmd, help, NULL };
 
-		if (strcmp(name, commands[i].name))
+		if (strcmp(name, commands[i]->name))
 			continue;
 		if (done[i]) {
 			fprintf(stderr, "navibench --man-page: '%s' is documented twice\n", name);
 			return -1;
 		}
 		done[i] = true;
-		if (!commands[i].run) {	/* off in this build: its prose alone */
+		if (!commands[i]->run) {	/* off in this build: its prose alone */
 			printf(".SS %s\n(Not in this build.)\n.PP\n", name);
 			return 0;
 		}
 		snprintf(cmd, sizeof(cmd), "%s", name);
 		fflush(stdout);
-		return commands[i].run(2, argv) == NB_EXIT_OK ? 0 : -1;
+		return commands[i]->run(2, argv) == NB_EXIT_OK ? 0 : -1;
 	}
 	fprintf(stderr, "navibench --man-page: no command '%s'\n", name);
 	return -1;
@@ -170,7 +161,7 @@ static int man_page(const char *template)
 	for (size_t i = 0; !rc && i < NCOMMANDS; i++) {
 		if (!done[i]) {
 			fprintf(stderr, "navibench --man-page: %s has no '.\\\" @command %s' line\n",
-				template, commands[i].name);
+				template, commands[i]->name);
 			rc = -1;
 		}
 	}
@@ -200,19 +191,19 @@ int main(int argc, char **argv)
 	if (name[0] == '-') {
 		/* "navibench --device 0 ..." is "navibench run --device 0 ...". */
 		argv[0] = "run";
-		return cmd_run(argc, argv);
+		return nb_cmd_run.run(argc, argv);
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++) {
-		if (strcmp(name, commands[i].name))
+		if (strcmp(name, commands[i]->name))
 			continue;
-		if (!commands[i].run)
-			return nb_lib_off(name, "this command", commands[i].needs);
-		return commands[i].run(argc - 1, argv + 1);
+		if (!commands[i]->run)
+			return nb_lib_off(name, "this command", commands[i]->needs);
+		return commands[i]->run(argc - 1, argv + 1);
 	}
 
 	fprintf(stderr, "navibench: unknown command '%s'; commands:", name);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(stderr, " %s", commands[i].name);
+		fprintf(stderr, " %s", commands[i]->name);
 	fprintf(stderr, "\nsee 'navibench --help'\n");
 	return NB_EXIT_USAGE;
 }

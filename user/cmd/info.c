@@ -17,6 +17,7 @@
 #endif
 #include "asic.h"
 #include "cli.h"
+#include "navibench.h"
 #include "devices.h"
 #include "optional.h"
 #include "gpu.h"
@@ -635,7 +636,7 @@ char *nb_info_json_text(const char *device)
  * identifies it (gfx target, ASIC) and begins the record; the index and
  * kind come first in every record.
  */
-int cmd_info(int argc, char **argv)
+static int cmd_info(int argc, char **argv)
 {
 	struct cli_common c;
 	struct nb_devlist l;
@@ -665,3 +666,9 @@ int cmd_info(int argc, char **argv)
 	nb_devices_free(&l);
 	return rc;
 }
+
+const struct nb_command nb_cmd_info = {
+	.name = "info",
+	.summary = "what a device is: ids, CU layout, clocks, memory, peaks",
+	.run = cmd_info,
+};

@@ -638,7 +638,7 @@ static int no_gpu(struct set *s)
 	return NB_EXIT_NODEV;
 }
 
-int cmd_sensors(int argc, char **argv)
+static int cmd_sensors(int argc, char **argv)
 {
 	const struct nb_devent *only = NULL;
 	const char *why;
@@ -698,3 +698,9 @@ int cmd_sensors(int argc, char **argv)
 	set_close(&s);
 	return rc;
 }
+
+const struct nb_command nb_cmd_sensors = {
+	.name = "sensors",
+	.summary = "live readings (clocks, temperatures, power), --watch for a view",
+	.run = cmd_sensors,
+};
