@@ -79,6 +79,23 @@ static void man_sensors(void)
 	}
 	printf("\n");
 }
+
+/* The same names as CSV columns: "temp_edge, temp_junction, ...," lines. */
+static void man_sensors_csv(void)
+{
+	static const char *const keys[] = { GT_SENSORS(MAN_SENSOR_KEY) };
+	const size_t n = sizeof(keys) / sizeof(keys[0]);
+	int col = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (col && col + 2 + strlen(keys[i]) > 72) {
+			printf("\n");
+			col = 0;
+		}
+		col += printf("%s%s,", col ? " " : "", keys[i]);
+	}
+	printf("\n");
+}
 #undef MAN_SENSOR_KEY
 
 /* The command's section, from its table (its --help, as roff). */
@@ -111,6 +128,15 @@ static int man_command(const char *name, bool *done)
 	return -1;
 }
 
+/* At "@other-commands": each command not documented above it. */
+static int man_other_commands(bool *done)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!done[i] && man_command(commands[i]->name, done))
+			return -1;
+	return 0;
+}
+
 /*
  * man_page() - navibench.1 on stdout: the template (user/navibench.1.in,
  * the hand-written text) with "@VERSION@" replaced by the version and
@@ -118,10 +144,14 @@ static int man_command(const char *name, bool *done)
  *	.\" @synopsis		a line per command
  *	.\" @command NAME	NAME's heading, synopsis, summary and options,
  *				from the table its --help prints
+ *	.\" @other-commands	the same for each command that has no
+ *				@command line of its own (a new one, until it
+ *				has prose around it)
  *	.\" @exit-status	the exit statuses (cli_exit_statuses)
  *	.\" @sensors		the readings' names (GT_SENSORS), a list in
  *				parentheses
- * Every command of the table must have its @command line, once.
+ *	.\" @sensors-csv	the same names as CSV columns, comma-ended lines
+ * A command is documented once.
  */
 #define MAN_COMMAND ".\\\" @command "
 
@@ -150,6 +180,10 @@ static int man_page(const char *template)
 			man_exit_status();
 		else if (!strcmp(line, ".\\\" @sensors\n"))
 			man_sensors();
+		else if (!strcmp(line, ".\\\" @sensors-csv\n"))
+			man_sensors_csv();
+		else if (!strcmp(line, ".\\\" @other-commands\n"))
+			rc = man_other_commands(done);
 		else if (!strncmp(line, MAN_COMMAND, strlen(MAN_COMMAND)))
 			rc = man_command(strtok(line + strlen(MAN_COMMAND), "\n"), done);
 		else if (v)
@@ -160,8 +194,9 @@ static int man_page(const char *template)
 	fclose(f);
 	for (size_t i = 0; !rc && i < NCOMMANDS; i++) {
 		if (!done[i]) {
-			fprintf(stderr, "navibench --man-page: %s has no '.\\\" @command %s' line\n",
-				template, commands[i]->name);
+			fprintf(stderr, "navibench --man-page: %s has no '.\\\" @command %s' line "
+				"(nor '.\\\" @other-commands' after the others)\n", template,
+				commands[i]->name);
 			rc = -1;
 		}
 	}
