@@ -93,7 +93,7 @@ state() {
 	save "$st-procwatch" processes --watch --count 2 --json --interval 100ms
 	lines "$st-procwatch"
 }
-state awake navi14 gputelemetry procs=6.12
+state awake navi14 gputelemetry procs=6.12 cgroup=containerd-k8s-systemd
 save awake-info1.json info --device 1 --json
 save awake-info2.json info --device 2 --json
 save awake-sim0.json sensors --device sim0 --json
@@ -191,6 +191,7 @@ for cmd in list info sensors processes; do
 		       "navi14 gputelemetry|sensors --watch --count 2 --interval 50ms --format csv"
 		       "navi14|sensors --source hwmon --format csv") ;;
 	processes) runs=("navi14 procs=6.12|processes --interval 100ms --format csv"
+			 "navi14 procs=6.12 cgroup=containerd-k8s-systemd|processes --interval 100ms --format csv"
 			 "navi14 procs=6.1|processes --watch --count 2 --interval 100ms --format csv"
 			 "navi14|processes --interval 100ms --format csv") ;;
 	esac

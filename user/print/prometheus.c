@@ -463,8 +463,9 @@ static void prom_reading(struct nb_print *p, const struct nb_value *v)
 }
 
 /*
- * A cell of `processes`' table: pid and command become the row's labels
- * (they come first), and pci_address where the record has no device; the
+ * A cell of `processes`' table: pid, command and the container's runtime,
+ * id and pod UID become the row's labels (they come first), and
+ * pci_address where the record has no device; the
  * columns of proc_cols[] are its series.
  */
 static void prom_cell(struct nb_print *p, int col, const struct nb_value *v)
@@ -490,6 +491,12 @@ static void prom_cell(struct nb_print *p, int col, const struct nb_value *v)
 	}
 	if (!strcmp(v->key, "command") && v->type == NB_V_STR) {
 		nb_prom_add_label(st->labels, sizeof(st->labels), "comm", v->s);
+		return;
+	}
+	/* the container and pod: labels where the process is in one */
+	if ((!strcmp(v->key, "container_runtime") || !strcmp(v->key, "container_id") ||
+	     !strcmp(v->key, "pod_uid")) && v->type == NB_V_STR) {
+		nb_prom_add_label(st->labels, sizeof(st->labels), v->key, v->s);
 		return;
 	}
 	x = number(v, &ok);
