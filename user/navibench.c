@@ -20,6 +20,8 @@ static const struct nb_command commands[] = {
 	{ "info",    "what a device is: ids, CU layout, clocks, memory, peaks", cmd_info, NB_LIB_NONE },
 	{ "sensors", "live readings (clocks, temperatures, power), --watch for a view", cmd_sensors, NB_LIB_NONE },
 	{ "processes", "which processes use the GPUs: engine busy, VRAM, GTT (DRM fdinfo)", cmd_processes, NB_LIB_NONE },
+	{ "top",     "a live full-screen view of every GPU and the processes using them",
+	  NB_WITH_NCURSESW(cmd_top), NB_LIB_NCURSESW },
 	{ "run",     "run the benchmark (the default command)", cmd_run, NB_LIB_NONE },
 	{ "predict", "predict next frames of a movie with a ConvLSTM model", cmd_predict, NB_LIB_NONE },
 	{ "weights", "write a model's weights to a safetensors file", cmd_weights, NB_LIB_NONE },

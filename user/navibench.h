@@ -76,6 +76,7 @@ int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_sensors(int argc, char **argv);
 int cmd_processes(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
