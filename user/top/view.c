@@ -133,8 +133,8 @@ static void chart(const struct top_dev *d, int c, int y, int x, int w, int ch,
 	static const char *const blocks[] = { " ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
 	static const char ascii[] = " ._-~=+*#";
 	const struct top_series *s = &d->ser[c];
-	double vals[512], dt, mx, last = NAN;
-	int lw = 14;
+	double vals[512], dt, mx, last = NAN, hold, prev_t = 0;
+	int lw = 16, prev_b = -1;
 
 	if (w - lw < 4 || ch < 1)
 		return;
@@ -144,6 +144,9 @@ static void chart(const struct top_dev *d, int c, int y, int x, int w, int ch,
 	for (int i = 0; i < w; i++)
 		vals[i] = NAN;
 	dt = v->window_s / w;
+	/* columns between two samples close in time hold the earlier one */
+	hold = v->interval_ms * 3 / 1000.0;
+	hold = hold < 5 ? 5 : hold;
 	for (int i = 0; i < s->n; i++) {
 		int k = (s->head - s->n + i + TOP_SERIES) % TOP_SERIES;
 		int b = (int)floor((s->t[k] - (now - v->window_s)) / dt);
@@ -152,9 +155,14 @@ static void chart(const struct top_dev *d, int c, int y, int x, int w, int ch,
 			b = w - 1;	/* the sample of this very frame */
 		if (b < 0 || b >= w)
 			continue;
+		if (prev_b >= 0 && s->t[k] - prev_t <= hold)
+			for (int j = prev_b + 1; j < b; j++)
+				vals[j] = last;
 		if (isnan(vals[b]) || s->v[k] > vals[b])
 			vals[b] = s->v[k];
 		last = s->v[k];
+		prev_b = b;
+		prev_t = s->t[k];
 	}
 	mx = chart_max(d, c, vals, w);
 	if (isnan(last))
