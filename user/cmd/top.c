@@ -266,10 +266,6 @@ int cmd_top(int argc, char **argv)
 
 	if (rc != CLI_CONTINUE)
 		return rc;
-	if (!isatty(STDOUT_FILENO))
-		return cli_usage_error("top", "standard output is not a terminal: top is a "
-				       "full-screen view; for records over time use 'navibench "
-				       "sensors --all --watch' and 'navibench processes --watch'");
 	setlocale(LC_ALL, "");
 	memset(&v, 0, sizeof(v));
 	v.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
@@ -283,6 +279,10 @@ int cmd_top(int argc, char **argv)
 	if (rc)
 		return rc;
 	v.select = chosen(&cc, &m, &rc);
+	if (!rc && !isatty(STDOUT_FILENO))
+		rc = cli_usage_error("top", "standard output is not a terminal: top is a "
+				     "full-screen view; for records over time use 'navibench "
+				     "sensors --all --watch' and 'navibench processes --watch'");
 	if (rc) {
 		top_model_close(&m);
 		return rc;

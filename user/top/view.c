@@ -425,7 +425,7 @@ static void procs_pane(const struct top_model *m, const struct top_view *v, int 
 		    shown == 1 ? "" : "es", v->select >= 0 ? " on device " : "",
 		    v->select >= 0 ? m->dev[v->select].sd.e->dev.name : "",
 		    top_col_names[v->sort], v->sort_rev ? "(descending)" : "(ascending)",
-		    m->unreadable ? "; some not readable (another user's: run as root)" : "");
+		    m->unreadable ? "; others' not readable (root reads them)" : "");
 }
 
 static const char *const help_keys[][2] = {
@@ -507,8 +507,7 @@ void top_draw(const struct top_model *m, const struct top_view *v)
 	    v->status[0] ? "  " : "", v->status);
 	attroff(att(P_TITLE, A_REVERSE));
 	put(LINES - 1, 0, COLS, A_REVERSE, "%-*s", COLS,
-	    "q quit  h help  s sort  r reverse  d device  space pause  +/- interval  "
-	    "g c p panels");
+	    "q quit  h help  s/r sort  d device  space pause  +/- interval  g/c/p panels");
 	if (v->help) {
 		help_screen();
 		refresh();
