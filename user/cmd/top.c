@@ -84,7 +84,7 @@ static void set_status(struct top_view *v, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const unsigned long intervals[] = { 250, 500, 1000, 2000, 5000, 10000 };
+static const double intervals[] = { 250, 500, 1000, 2000, 5000, 10000 };	/* ms */
 static const double windows[] = { 30, 60, 120, 300, 600, 1800, 3600 };
 
 /* The next step of a ladder from cur, up (dir 1) or down (-1). */
@@ -105,11 +105,8 @@ static double step(const double *ladder, int n, double cur, int dir)
 /* Handle key k. Returns false when it quits. */
 static bool key(int k, struct top_model *m, struct top_view *v)
 {
-	double iv[sizeof(intervals) / sizeof(intervals[0])];
 	int nint = (int)(sizeof(intervals) / sizeof(intervals[0]));
 
-	for (int i = 0; i < nint; i++)
-		iv[i] = (double)intervals[i];
 	v->status[0] = '\0';
 	if (v->help && k != 'q') {
 		v->help = false;
@@ -150,11 +147,11 @@ static bool key(int k, struct top_model *m, struct top_view *v)
 		v->paused = !v->paused;
 		break;
 	case '+': case '=':
-		v->interval_ms = (unsigned long)step(iv, nint, (double)v->interval_ms, 1);
+		v->interval_ms = (unsigned long)step(intervals, nint, (double)v->interval_ms, 1);
 		set_status(v, "interval %lu ms", v->interval_ms);
 		break;
 	case '-':
-		v->interval_ms = (unsigned long)step(iv, nint, (double)v->interval_ms, -1);
+		v->interval_ms = (unsigned long)step(intervals, nint, (double)v->interval_ms, -1);
 		set_status(v, "interval %lu ms", v->interval_ms);
 		break;
 	case '>':

@@ -126,6 +126,7 @@ int top_model_open(struct top_model *m, bool cpu)
 	for (int i = 0; i < m->l.n; i++) {
 		if (!shown(&m->l.dev[i], cpu))
 			continue;
+		m->dev[m->n].e = &m->l.dev[i];
 		nb_sensor_open(&m->dev[m->n].sd, &m->l.dev[i], nb_source_mask(0), 0);
 		seed_history(&m->dev[m->n]);
 		m->n++;
@@ -140,7 +141,7 @@ int top_model_open(struct top_model *m, bool cpu)
  */
 static void follow_power_state(struct top_dev *d)
 {
-	struct nb_devent *e = (struct nb_devent *)d->sd.e;
+	struct nb_devent *e = d->e;
 	char st[sizeof(e->drm.runtime_status)];
 	bool asleep;
 

@@ -39,6 +39,7 @@ struct top_series {
 };
 
 struct top_dev {
+	struct nb_devent *e;		/* in the model's list; its runtime status kept current */
 	struct nb_sensor_dev sd;
 	struct nb_reading r[GT_S_COUNT];
 	struct nb_limits lim;
