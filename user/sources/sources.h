@@ -128,4 +128,10 @@ void nb_sensor_close(struct nb_sensor_dev *d);
 void nb_sensor_note(struct nb_sensor_dev *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * nb_hwmon_dir() - amdgpu's hwmon directory of the PCI device at sysdev
+ * ("<sysdev>/hwmon/hwmonN") into out. 0, or -ENOENT when it has none.
+ */
+int nb_hwmon_dir(const char *sysdev, char *out, unsigned long n);
+
 #endif /* NAVIBENCH_SOURCES_H */
