@@ -147,7 +147,7 @@ plugin_amd() {
 
 # plugin.cpp over the fake runtime and nbk_host.c, against the reference
 plugin_backend() {
-	local pf st p f
+	local pf
 	# ---- the backend against the reference: plugin.cpp over the fake runtime
 	# and nbk_host.c (nbk.h in plain loops), under ASan and UBSan ----
 	pf=$pt/plugin_forward
@@ -172,12 +172,8 @@ plugin_backend() {
 	local order
 	for order in oldest newest; do
 		NB_FAKE_HIP_DEVICES=navi14 NB_FAKE_HIP_ORDER=$order "$pf" >"$pt/pf.out" 2>&1
-		st=$?
-		p=$(grep -c '^ok ' "$pt/pf.out")
-		f=$(grep -c '^not ok ' "$pt/pf.out")
-		[ "$st" -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
-		tap_result $? "plugin: the backend's forward pass, cell, peak and triad match the reference, the $order stream's work first ($p checks; $f failed, status $st)" \
-			"$(grep -v '^ok ' "$pt/pf.out")"
+		tap_relay "plugin forward, $order stream first" \
+			"$pt/pf.out" "$?"
 	done
 }
 
