@@ -30,14 +30,15 @@ ld_plugin() {
 }
 
 # The CPU backend, compiled into every test plugin.
+# shellcheck disable=SC2046 # the ISA flags are words
 ld_engine() {
 	local e=$TOP/user/engine f
 	mkdir -p "$ld_obj" &&
 	for f in cpu cpu_generic model data; do
 		cc "${ld_cflags[@]}" -c -o "$ld_obj/engine_$f.o" "$e/$f.c" || return
 	done &&
-	cc "${ld_cflags[@]}" -mavx2 -mfma -c -o "$ld_obj/engine_cpu_avx2.o" "$e/cpu_avx2.c" &&
-	cc "${ld_cflags[@]}" -mavx512f -mavx512vl -mavx512bw -mavx512dq -mfma \
+	cc "${ld_cflags[@]}" $(engine_isa_flags avx2) -c -o "$ld_obj/engine_cpu_avx2.o" "$e/cpu_avx2.c" &&
+	cc "${ld_cflags[@]}" $(engine_isa_flags avx512) \
 		-c -o "$ld_obj/engine_cpu_avx512.o" "$e/cpu_avx512.c"
 }
 
