@@ -377,6 +377,6 @@ int main(int argc, char **argv)
 	test_mutations(argv[1], tune);
 	clReleaseCommandQueue(queue);
 	clReleaseContext(ctx);
-	printf("# %d tests, %d failed, %.1f s\n", tests, failed, now() - t0);
-	return failed ? 1 : 0;
+	printf("# %d tests, %d failed, %.1f s\n", tap_count(), tap_failed, now() - t0);
+	return tap_done(NULL);
 }
