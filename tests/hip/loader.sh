@@ -34,7 +34,7 @@ ld_plugin() {
 ld_engine() {
 	local e=$TOP/user/engine f
 	mkdir -p "$ld_obj" &&
-	for f in cpu cpu_generic model data; do
+	for f in cpu pool cpu_generic model data; do
 		cc "${ld_cflags[@]}" -c -o "$ld_obj/engine_$f.o" "$e/$f.c" || return
 	done &&
 	cc "${ld_cflags[@]}" $(engine_isa_flags avx2) -c -o "$ld_obj/engine_cpu_avx2.o" "$e/cpu_avx2.c" &&
