@@ -394,7 +394,7 @@ section_loader() {
 	ld_shim=$ld_dir/drmshim.so
 	ld_root=$ld_dir/root
 	ld_cflags=(-std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden
-		-I"$TOP/user" -I"$TOP/user/engine")
+		-I"$TOP/user")
 	# Navi 14 at the drm-shim's address, and a GPU no DRM device matches
 	ld_two="AMD Radeon RX 5500 XT,gfx1012,0000:03:00.0,22,4096;Fake H,sm_90,0000:41:00.0,132,144000"
 	mkdir -p "$ld_dir"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "engine/plugin.h"
 #include "../tap.h"
 
 const struct nb_plugin *navibench_plugin(void);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Runs the kernels of hip/kernels/ on the CPU through OpenCL (PoCL) and
- * validates them against the engine's reference (user/engine/ref.c): the
+ * validates them against the engine's reference (user/engine/refmodel.c): the
  * ConvLSTM step at odd shapes, whole forward passes of both models chained
  * per layer and per time step as the plugin chains them, fp32-peak and the
  * triad; and a mutation: the step kernel with its read-after-write barrier

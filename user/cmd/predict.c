@@ -14,8 +14,8 @@
 #include "engine/engine.h"
 #include "optional.h"
 #include "navibench.h"
-#include "picture.h"
-#include "plugin.h"
+#include "print/picture.h"
+#include "devices/plugin.h"
 
 /* The picture: at most this many movies and frames, the first ones. */
 #define PNG_MOVIES 4

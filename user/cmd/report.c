@@ -26,8 +26,8 @@
 
 #include "cli.h"
 #include "navibench.h"
-#include "print.h"
-#include "result.h"
+#include "print/print.h"
+#include "cmd/result.h"
 
 #define MAX_FILES 16
 #define CHART_W 900

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 static const struct nb_test_info tests[NB_TEST_COUNT] = {
 	[NB_TEST_MONO] = {

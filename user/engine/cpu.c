@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpu_kernels.h"
-#include "engine.h"
-#include "pool.h"
+#include "engine/cpu_kernels.h"
+#include "engine/engine.h"
+#include "engine/pool.h"
 
 /* ---- context ---- */
 

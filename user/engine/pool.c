@@ -7,7 +7,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "pool.h"
+#include "engine/pool.h"
 
 /*
  * Workers spin for a while on the generation counter before they sleep on

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print_ops.h"
+#include "print/print_ops.h"
 
 /* What a reading's unit becomes: the name's suffix and a factor. */
 struct prom_unit {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sources.h"
+#include "sources/sources.h"
 
 const struct nb_source *const nb_sources[NB_SRC_COUNT] = {
 	[NB_SRC_LIBDRM] = &nb_source_libdrm,

@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "devices.h"
-#include "gtfs.h"
+#include "devices/devices.h"
+#include "devices/gtfs.h"
 
 enum nb_src {
 	NB_SRC_LIBDRM,
