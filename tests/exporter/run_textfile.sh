@@ -264,7 +264,7 @@ runtf_prometheus() {
 	check "query API: navibench_run_valid joined with navibench_run_info by device" "$out"
 	prom_wait 'sort_desc(navibench_run_result_bytes_per_second{job="node",test="mem-bandwidth"} * on(instance, device) group_left(name, backend) navibench_run_info{quick="true"})' \
 		'length == 2 and ([.[].metric.name] | sort) == ["AMD EPYC", "sim0 (simulated navi14)"] and all(.[]; .metric.backend == "cpu")'
-	check "query API: the README's comparison, every device's result named through navibench_run_info" "$out"
+	check "query API: docs/prometheus.md's comparison, every device's result named through navibench_run_info" "$out"
 }
 
 # runtf_unit: navibench-run.service's command line, its directory a
