@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "navibench.h"
-#include "print.h"
+#include "print/print.h"
 
 /* --device's help is made per command: spec_options(). */
 static const struct cli_option common_device =

@@ -35,7 +35,7 @@ struct nb_command {
 
 enum nb_device_kind {
 	NB_DEV_AMDGPU,		/* a DRM device bound to amdgpu */
-	NB_DEV_HIP,		/* a HIP device not matched to an amdgpu one */
+	NB_DEV_PLUGIN,		/* a GPU plugin's device (HIP or CUDA) not matched to an amdgpu one */
 	NB_DEV_SIM,		/* a GPU simulated by gputelemetry.ko: telemetry only */
 	NB_DEV_CPU,		/* the host CPU: always present, always last */
 };

@@ -76,10 +76,10 @@ check_cmd "  ... the system: build, kernel, CPU, load at start and end, the devi
 		and (.cpu.model | length > 0) and (.load_average.start | length == 3)
 		and (.load_average.end | length == 3) and .device_info.kind == "cpu"
 		and all(.. | strings; length > 0)' "$tmp/r1.json"
-ref_id=$(sed -n 's/^\t\.id = "\(.*\)",$/\1/p' "$root/user/engine/reference.c")
+ref_id=$(sed -n 's/^\t\.id = "\(.*\)",$/\1/p' "$root/user/engine/scores.c")
 check_cmd "  ... the score names its reference ($ref_id, of engine/reference.json)" \
 	jq -e --arg id "$ref_id" '.score.reference_id == $id' "$tmp/r1.json"
-check_cmd "  ... and reference.c's id is reference.json's sha256" \
+check_cmd "  ... and scores.c's id is reference.json's sha256" \
 	bash -c '[ "sha256:$(sha256sum "$1" | cut -c1-16)" = "$2" ]' _ \
 	"$root/user/engine/reference.json" "$ref_id"
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/exporter/run_textfile.sh: `navibench run --textfile DIR` and
-# nb_result_textfile() (user/cmd/run_metrics.c), sourced by
+# nb_result_textfile() (user/cmd/run_textfile.c), sourced by
 # tests/exporter/run, whose helpers and variables it uses (NB, build, tmp,
 # nbenv, metric, promtool_ok, prom_wait, check). runtf_local writes into
 # the directory node_exporter's textfile collector reads ($tmp/textfile,
@@ -20,8 +20,8 @@ runtf_families() { awk '/^# TYPE / { print $3 }' "$1" | sort | tr '\n' ' '; }
 runtf_build() {
 	# shellcheck disable=SC2046 # pkg-config's flags are separate words
 	if gcc -std=gnu11 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer \
-		-I"$top/user" -I"$top/user/cmd" -I"$top/user/print" -I"$top/module/uapi" $(pkg-config --cflags json-c libpng) \
-		-o "$build/result_textfile" "$here/result_textfile.c" "$top/user/cmd/run_metrics.c" \
+		-I"$top/user" -I"$top/module/uapi" $(pkg-config --cflags json-c libpng) \
+		-o "$build/result_textfile" "$here/result_textfile.c" "$top/user/cmd/run_textfile.c" \
 		"$top/user/cmd/result.c" "$top/user/cli.c" "$top"/user/print/*.c \
 		$(pkg-config --libs json-c libpng) -lm >"$tmp/rtf.log" 2>&1; then
 		ok "build nb_result_textfile()'s test program (ASan, UBSan)"

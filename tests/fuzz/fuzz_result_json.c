@@ -20,7 +20,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 
-#include "run.c"
+#include "cmd/run.c"
 
 static char out_dir[64], out_path[128];
 static char detail[128];
@@ -459,7 +459,7 @@ static void from_json(struct run *r, struct json_object *in)
 	r->complete = boolean(get(in, "complete"), true);
 	r->dev.index = (int)integer(get(dev, "index"), 0);
 	r->dev.kind = !strcmp(kind, "cpu") ? NB_DEV_CPU :
-		      !strcmp(kind, "hip") ? NB_DEV_HIP :
+		      !strcmp(kind, "hip") ? NB_DEV_PLUGIN :
 		      !strcmp(kind, "sim") ? NB_DEV_SIM : NB_DEV_AMDGPU;
 	copy(r->dev.name, sizeof(r->dev.name), str(get(dev, "name"), ""));
 	copy(r->dev.pci, sizeof(r->dev.pci), str(get(dev, "pci"), ""));

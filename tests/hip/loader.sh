@@ -30,14 +30,15 @@ ld_plugin() {
 }
 
 # The CPU backend, compiled into every test plugin.
+# shellcheck disable=SC2046 # the ISA flags are words
 ld_engine() {
 	local e=$TOP/user/engine f
 	mkdir -p "$ld_obj" &&
-	for f in cpu cpu_generic model data; do
+	for f in cpu pool cpu_generic model data; do
 		cc "${ld_cflags[@]}" -c -o "$ld_obj/engine_$f.o" "$e/$f.c" || return
 	done &&
-	cc "${ld_cflags[@]}" -mavx2 -mfma -c -o "$ld_obj/engine_cpu_avx2.o" "$e/cpu_avx2.c" &&
-	cc "${ld_cflags[@]}" -mavx512f -mavx512vl -mavx512bw -mavx512dq -mfma \
+	cc "${ld_cflags[@]}" $(engine_isa_flags avx2) -c -o "$ld_obj/engine_cpu_avx2.o" "$e/cpu_avx2.c" &&
+	cc "${ld_cflags[@]}" $(engine_isa_flags avx512) \
 		-c -o "$ld_obj/engine_cpu_avx512.o" "$e/cpu_avx512.c"
 }
 
@@ -393,7 +394,7 @@ section_loader() {
 	ld_shim=$ld_dir/drmshim.so
 	ld_root=$ld_dir/root
 	ld_cflags=(-std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden
-		-I"$TOP/user" -I"$TOP/user/engine")
+		-I"$TOP/user")
 	# Navi 14 at the drm-shim's address, and a GPU no DRM device matches
 	ld_two="AMD Radeon RX 5500 XT,gfx1012,0000:03:00.0,22,4096;Fake H,sm_90,0000:41:00.0,132,144000"
 	mkdir -p "$ld_dir"

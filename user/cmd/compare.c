@@ -36,8 +36,8 @@
 #include "engine/engine.h"
 #include "navibench.h"
 #include "optional.h"
-#include "print.h"
-#include "result.h"
+#include "print/print.h"
+#include "cmd/result.h"
 
 #define ALPHA 0.05
 #define EXACT_MAX 20		/* repeats per run for the exact distribution */

@@ -11,11 +11,11 @@
 #include <time.h>
 
 #include "cli.h"
-#include "devices.h"
-#include "fdinfo.h"
+#include "devices/devices.h"
+#include "devices/fdinfo.h"
 #include "navibench.h"
-#include "print.h"
-#include "processes.h"
+#include "print/print.h"
+#include "cmd/processes.h"
 
 static bool opt_watch;
 static unsigned long opt_interval = 1000;

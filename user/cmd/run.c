@@ -16,14 +16,14 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "devices.h"
+#include "devices/devices.h"
 #include "engine/engine.h"
 #include "engine/system.h"
 #include "navibench.h"
-#include "plugin.h"
-#include "monitor.h"
-#include "print.h"
-#include "run_metrics.h"
+#include "devices/plugin.h"
+#include "sources/monitor.h"
+#include "print/print.h"
+#include "cmd/run_textfile.h"
 
 #define RUN_SCHEMA_VERSION 3
 #define RUN_ALL_SCHEMA_VERSION 1
@@ -734,7 +734,7 @@ static int emit_all(struct run *runs, int n, const char *note, const char *date,
 /*
  * --textfile DIR: the JSON result, made in memory by the emit() that
  * --json writes (one run: r; --device all: the n runs), as metrics
- * (cmd/run_metrics.c). 0, or an exit status after saying why.
+ * (cmd/run_textfile.c). 0, or an exit status after saying why.
  */
 static int textfile_write(struct run *r, struct run *runs, int n, const char *note,
 			  const char *date)

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "top.h"
+#include "top/top.h"
 
 static unsigned long opt_interval = 1000;
 static unsigned long opt_window = 120000;

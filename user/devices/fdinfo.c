@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "fdinfo.h"
+#include "devices/cgroup.h"
+#include "devices/fdinfo.h"
 
 /* One "key: value [unit]" line of at most 255 bytes; false if malformed. */
 static bool split(const char *line, size_t n, char *key, size_t nkey, uint64_t *v,

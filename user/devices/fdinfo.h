@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cgroup.h"
+#include "devices/cgroup.h"
 
 #define NB_FDINFO_ENGINES 12
 

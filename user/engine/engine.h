@@ -365,7 +365,7 @@ void nb_diverge_run(const struct nb_backend_ops *ops, void *ctx, void *prog,
 /* One sentence for people: where, the values, jump or rounding; or why not. */
 void nb_diverge_text(const struct nb_divergence *d, char *buf, size_t n);
 
-/* The reference device's results (reference.h), for the score. */
+/* The reference device's results (scores.c), for the score. */
 struct nb_reference {
 	const char *id;		/* "sha256:" + 16 hex digits of reference.json */
 	const char *machine, *cpu, *date, *command, *build;

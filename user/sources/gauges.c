@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gauges.h"
+#include "sources/gauges.h"
 
 /* The highest level of a pp_dpm_* file ("0: 300Mhz\n1: 1845Mhz *\n"), MHz. */
 static bool dpm_max(const char *sysdev, const char *file, int64_t *mhz)

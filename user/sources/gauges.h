@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sources.h"
+#include "sources/sources.h"
 
 struct nb_limits {
 	/* the critical temperature of edge, junction and memory (temp1..3_crit), mC */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sources.h"
+#include "sources/sources.h"
 
 struct file_map {
 	int s;			/* enum gt_sensor; -1 ends the map */

@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "devices.h"
-#include "gtfs.h"
+#include "devices/devices.h"
+#include "devices/gtfs.h"
 
 /*
  * NB_SOURCES(X) - the sources, in the order they are tried: X(id, name)

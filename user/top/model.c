@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "top.h"
+#include "top/top.h"
 
 const char *const top_col_names[TOP_COL_COUNT] = {
 	"PID", "USER", "DEV", "COMMAND", "GFX", "COMPUTE", "DMA", "DEC", "ENC", "VRAM", "GTT",

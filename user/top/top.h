@@ -13,11 +13,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "devices.h"
-#include "fdinfo.h"
-#include "gauges.h"
-#include "gpu_metrics.h"
-#include "sources.h"
+#include "devices/devices.h"
+#include "devices/fdinfo.h"
+#include "sources/gauges.h"
+#include "devices/gpu_metrics.h"
+#include "sources/sources.h"
 
 /* The history charts, one per device each. */
 enum top_chart {

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "print.h"
-#include "top.h"
+#include "print/print.h"
+#include "top/top.h"
 
 enum { P_TITLE = 1, P_THROTTLE, P_OK, P_WARN, P_HOT, P_CHART, P_ASLEEP, P_HEAD };
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * A GPU plugin's device as list and info show it: see gpu.h.
+ * A GPU plugin's device as list and info show it: see plugin_view.h.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu.h"
-#include "plugin.h"
-#include "print.h"
+#include "cmd/plugin_view.h"
+#include "devices/plugin.h"
+#include "print/print.h"
 
 static const struct nb_plugin_device *gpu_of(const struct nb_device *d,
 					     const struct nb_gpu_plugin **g)
