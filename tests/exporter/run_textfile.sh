@@ -142,21 +142,25 @@ runtf_local() {
 		runtf_values "$f" "$j" && [ -z "$(find "$dir" -name '.*' -type f)" ]
 	check "a second run on the device replaces its file whole (no temporary file left)" "$out"
 	before=$(sha256sum "$f")
-	out=$(nbenv "$NB" run --device 1 --quick --tests mem-bandwidth --textfile "$dir" --json "$tmp/sim.json" 2>&1) &&
-		[ "$before" = "$(sha256sum "$f")" ] && promtool_ok "$dir/navibench-run-1.prom" &&
-		runtf_values "$dir/navibench-run-1.prom" "$tmp/sim.json" &&
-		grep -q '^navibench_run_info{device="1",kind="sim",name="sim0 (simulated navi14)",backend="cpu"' \
-			"$dir/navibench-run-1.prom"
-	check "a run on another device (sim0): its own file, device $idx's untouched" "$out"
+	out=$(nbenv "$NB" run --device 1 --quick --tests mem-bandwidth --textfile "$dir" --json "$tmp/sim.json" 2>&1)
+	rc=$?
+	[[ $rc -eq 4 && $out == *"cannot compute: a simulated GPU has telemetry only"* ]] &&
+		[ "$before" = "$(sha256sum "$f")" ] && [ ! -e "$dir/navibench-run-1.prom" ] &&
+		jq -e '.schema == "navibench-error" and .device.kind == "sim"' "$tmp/sim.json" >/dev/null
+	check "run on sim0 (telemetry only): exit 4, no file of its own, device $idx's untouched" "$out"
 	out=$(nbenv "$NB" run --device all --quick --tests mem-bandwidth --textfile "$tmp/all" 2>&1)
 	rc=$?
 	[[ $rc -eq 2 && $out == *"--textfile: '$tmp/all' is not a directory (it does not exist)"* ]]
 	check "run --device all --textfile a missing directory: exit 2 before the run" "$out"
 	mkdir -p "$tmp/all"
 	out=$(nbenv "$NB" run --device all --quick --tests mem-bandwidth --textfile "$tmp/all" \
-		--json "$tmp/all.json" 2>&1) &&
+		--json "$tmp/all.json" 2>&1)
+	# sim0 cannot compute: exit 4, its file says valid 0 and holds no result
+	[[ $? -eq 4 ]] &&
 		[ "$(find "$tmp/all" -type f | wc -l)" = "$(jq '.runs | length' "$tmp/all.json")" ] &&
-		jq '.runs[0]' "$tmp/all.json" >"$tmp/all0.json" &&
+		grep -q '^navibench_run_valid{device="1"} 0$' "$tmp/all/navibench-run-1.prom" &&
+		! grep -q '^navibench_run_result' "$tmp/all/navibench-run-1.prom" &&
+		jq 'first(.runs[] | select(has("device")))' "$tmp/all.json" >"$tmp/all0.json" &&
 		promtool_ok "$tmp/all/navibench-run-$(jq .device.index "$tmp/all0.json").prom" &&
 		runtf_values "$tmp/all/navibench-run-$(jq .device.index "$tmp/all0.json").prom" "$tmp/all0.json"
 	check "run --device all --textfile: one file per device, the values of its runs[] element" "$out"

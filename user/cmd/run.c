@@ -40,6 +40,8 @@ struct run {
 	void *ctx;
 	int ordinal;		/* GPU backends: the runtime's device */
 	char open_err[256];	/* the backend did not open: why */
+	char nocompute[1100];	/* no GPU backend for this GPU: why ("" when one) */
+	const char *fix;	/* and what to do about it */
 	int isa;
 	long threads, batch, frames, seed;
 	bool quick;
@@ -650,23 +652,6 @@ static int open_backend(struct run *r, const sigset_t *stop_set)
 	return 0;
 }
 
-/*
- * What the device did during t's timed repeats. A GPU whose tests ran on
- * the CPU (no GPU backend) is recorded all the same, but its energy is not
- * that of the work: no result per joule then.
- */
-static void device_telemetry(const struct run *r, struct nb_monitor *mon,
-			     const struct nb_test_result *t, struct nb_telemetry *tm)
-{
-	nb_monitor_window(mon, t->time.begin, t->time.end, t->value, t->test->unit, tm);
-	if (r->ops == &nb_cpu_backend && r->dev.kind != NB_DEV_CPU && isfinite(tm->per_joule)) {
-		tm->per_joule = NAN;
-		snprintf(tm->missing + strlen(tm->missing), sizeof(tm->missing) - strlen(tm->missing),
-			 "%sper joule: the test ran on the CPU, not on this device",
-			 tm->missing[0] ? "; " : "");
-	}
-}
-
 /* The selected tests, fp32-peak first: the others are shown as a share of it. */
 static void run_tests(struct run *r)
 {
@@ -709,7 +694,8 @@ static void run_tests(struct run *r)
 		r->index++;
 		nb_bench_run(r->ops, r->ctx, id, &cfg, r->peak, &tmp[id]);
 		if (!tmp[id].error[0])
-			device_telemetry(r, mon, &tmp[id], &tel[id]);
+			nb_monitor_window(mon, tmp[id].time.begin, tmp[id].time.end,
+					  tmp[id].value, tmp[id].test->unit, &tel[id]);
 		done[id] = true;
 		if (id == NB_TEST_PEAK && !tmp[id].error[0] && tmp[id].valid.pass) {
 			r->peak = tmp[id].best;
@@ -792,17 +778,20 @@ static bool write_result(struct run *r, const struct cli_common *common, bool te
 }
 
 /*
- * The backend for the device: its plugin's when it has one, else the CPU
- * backend, with a note saying where the tests run and why (the plugin
- * loader's one-line notice when no GPU backend can be used).
+ * The backend for the device: its plugin's when it has one, else, for the
+ * CPU device, the CPU backend. A GPU (or a simulated GPU) with no usable
+ * GPU backend is never benchmarked under its own name: r->nocompute says
+ * why (the plugin loader's one-line notice, or no runtime reporting its PCI
+ * address) and r->fix what to do. Returns whether the device can compute.
  */
-static void select_backend(struct run *r, bool asked_cpu)
+static bool select_backend(struct run *r, bool asked_cpu)
 {
 	const struct nb_gpu_plugin *g = nb_plugins_get(r->dev.plugin);
 	const char *notice = nb_plugins_notice();
 
 	r->ops = &nb_cpu_backend;
 	r->device_note = r->note;
+	r->nocompute[0] = '\0';
 	if (g) {
 		r->ops = g->p->ops;
 		r->ordinal = r->dev.hip_ordinal;
@@ -817,14 +806,61 @@ static void select_backend(struct run *r, bool asked_cpu)
 				 "no GPU backend (%s): the CPU backend runs the suite on the host CPU",
 				 notice);
 	} else if (r->dev.kind == NB_DEV_SIM) {
-		r->device_note = "a simulated GPU (telemetry only): running on the CPU instead";
+		snprintf(r->nocompute, sizeof(r->nocompute),
+			 "a simulated GPU has telemetry only: nothing computes on it");
+		r->fix = "run the suite on the CPU with --device cpu";
 	} else if (notice[0]) {
-		snprintf(r->note, sizeof(r->note), "no GPU backend (%s): running on the CPU instead",
-			 notice);
+		snprintf(r->nocompute, sizeof(r->nocompute), "no GPU backend: %s", notice);
+		r->fix = "install the GPU runtime and navibench's plugin for it (ROCm's HIP "
+			 "runtime and libnavibench_hip.so, built by make -C hip; "
+			 "NAVIBENCH_PLUGIN_DIR says where to look), or run the suite on the "
+			 "CPU with --device cpu";
 	} else {
-		snprintf(r->note, sizeof(r->note), "no GPU backend for %s (no plugin's runtime "
-			 "reports this PCI address): running on the CPU instead", r->dev.pci);
+		snprintf(r->nocompute, sizeof(r->nocompute),
+			 "no GPU backend for %s: no plugin's runtime reports this PCI address",
+			 r->dev.pci);
+		r->fix = "check that the GPU runtime sees this GPU (rocminfo; "
+			 "HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES), or run the suite on the "
+			 "CPU with --device cpu";
 	}
+	if (r->nocompute[0])
+		snprintf(r->note, sizeof(r->note), "cannot compute: %s", r->nocompute);
+	return !r->nocompute[0];
+}
+
+/*
+ * run --device N on a device that cannot compute: the reason and the fix,
+ * on stderr, and with --json as an error document (error.schema.json)
+ * where the result would have gone. Nothing has run. NB_EXIT_NOCOMPUTE.
+ */
+static int refuse_nocompute(const struct run *r, const struct cli_common *common)
+{
+	fprintf(stderr, "navibench run: device %d (%s) cannot compute: %s\n"
+		"navibench run: fix: %s\n", r->dev.index, r->dev.name, r->nocompute, r->fix);
+	if (common->json) {
+		struct nb_print *p = nb_print_open(nb_format_ops(NB_FORMAT_JSON),
+						   common->json_path, "run");
+
+		nb_str(p, "schema", NULL, "navibench-error");
+		nb_i64(p, "schema_version", NULL, 1, NULL);
+		nb_time(p, "time", NULL);
+		nb_str(p, "command", NULL, "run");
+		nb_i64(p, "exit_status", NULL, NB_EXIT_NOCOMPUTE, NULL);
+		nb_str(p, "error", NULL, "device cannot compute");
+		nb_obj_begin(p, "device", NULL);
+		nb_i64(p, "index", NULL, r->dev.index, NULL);
+		nb_str(p, "kind", NULL, nb_device_kind_name(r->dev.kind));
+		nb_str(p, "name", NULL, r->dev.name);
+		if (r->dev.pci[0])
+			nb_str(p, "pci", NULL, r->dev.pci);
+		else
+			nb_missing(p, "pci", NULL, NULL);
+		nb_obj_end(p);
+		nb_str(p, "reason", NULL, r->nocompute);
+		nb_str(p, "fix", NULL, r->fix);
+		nb_print_close(p);
+	}
+	return NB_EXIT_NOCOMPUTE;
 }
 
 static bool run_valid(const struct run *r)
@@ -842,7 +878,7 @@ static void *device_thread(void *arg)
 {
 	struct run *r = arg;
 
-	if (!backend_open(r))
+	if (!r->nocompute[0] && !backend_open(r))
 		run_tests(r);
 	return NULL;
 }
@@ -873,11 +909,14 @@ static void aggregate_row(struct nb_print *p, const struct run *runs, int n, int
 		const struct nb_test_result *t = result_of(&runs[k], id);
 		double v = t ? t->value : NAN;
 
+		if (runs[k].nocompute[0])
+			continue;
+
 		if (!t || t->error[0] || !t->valid.pass)
 			valid = false;
 		sum += v;
 		if (o < sizeof(per))
-			o += (size_t)snprintf(per + o, sizeof(per) - o, "%s%s", k ? " + " : "",
+			o += (size_t)snprintf(per + o, sizeof(per) - o, "%s%s", o ? " + " : "",
 					      fmt_value(a, sizeof(a), v));
 	}
 	nb_record_begin(p, NULL);
@@ -889,7 +928,8 @@ static void aggregate_row(struct nb_print *p, const struct run *runs, int n, int
 	for (int k = 0; k < n; k++) {
 		const struct nb_test_result *t = result_of(&runs[k], id);
 
-		nb_dbl(p, "value", NULL, t ? t->value : NAN, 6, NULL);
+		if (!runs[k].nocompute[0])
+			nb_dbl(p, "value", NULL, t ? t->value : NAN, 6, NULL);
 	}
 	nb_arr_end(p);
 	nb_obj_end(p);
@@ -915,12 +955,21 @@ static void emit_aggregate(struct nb_print *p, const struct run *runs, int n)
 	nb_table_end(p);
 }
 
-/* One device's run, or its error when its backend did not open. */
+/* One device's run, or why it did not run (no backend, or it did not open). */
 static void emit_device(struct nb_print *p, struct run *r)
 {
 	nb_obj_begin(p, NULL, NULL);
 	nb_text(p, "=== device %d (%s): %s", r->dev.index, r->dev.name, r->device_note);
-	if (r->open_err[0]) {
+	if (r->nocompute[0]) {
+		nb_i64(p, "device_index", NULL, r->dev.index, NULL);
+		nb_str(p, "kind", NULL, nb_device_kind_name(r->dev.kind));
+		nb_str(p, "name", NULL, r->dev.name);
+		nb_str(p, "error", NULL, "device cannot compute");
+		nb_str(p, "reason", NULL, r->nocompute);
+		nb_str(p, "fix", NULL, r->fix);
+		nb_bool(p, "valid", NULL, false);
+		nb_text(p, "NOT RUN: nothing here computes on this device; fix: %s", r->fix);
+	} else if (r->open_err[0]) {
 		nb_i64(p, "device_index", NULL, r->dev.index, NULL);
 		nb_str(p, "name", NULL, r->dev.name);
 		nb_str(p, "error", NULL, r->open_err);
@@ -941,10 +990,15 @@ static int emit_all(struct run *runs, int n, const char *note, const char *date,
 		    const struct nb_print_ops *fmt, const char *path, FILE *out)
 {
 	bool valid = true, complete = true;
+	int nocompute = 0;
 	struct nb_print *p = out ? nb_print_open_file(fmt, out, "run") :
 		nb_print_open(fmt, path, "run");
 
 	for (int k = 0; k < n; k++) {
+		if (runs[k].nocompute[0]) {
+			nocompute++;
+			continue;
+		}
 		valid &= !runs[k].open_err[0] && run_valid(&runs[k]);
 		complete &= runs[k].open_err[0] || runs[k].complete;
 	}
@@ -959,39 +1013,66 @@ static int emit_all(struct run *runs, int n, const char *note, const char *date,
 	for (int k = 0; k < n; k++)
 		emit_device(p, &runs[k]);
 	nb_arr_end(p);
-	nb_text(p, "=== all %d device%s together", n, n == 1 ? "" : "s");
+	nb_text(p, "=== all %d device%s together", n - nocompute, n - nocompute == 1 ? "" : "s");
 	emit_aggregate(p, runs, n);
 	nb_str(p, "aggregate_method", NULL, aggregate_method);
 	nb_text(p, "Aggregate: %s.", aggregate_method);
 	nb_bool(p, "valid", NULL, valid);
+	nb_i64(p, "cannot_compute", NULL, nocompute, NULL);
 	nb_text(p, "Result: %s", !complete ? "INTERRUPTED" :
 		valid ? "all results valid" : "INVALID (see above)");
-	return nb_print_close(p) ? -1 : valid ? 0 : 1;
+	if (nocompute)
+		nb_text(p, "%d device%s could not compute (NOT RUN above): exit %d", nocompute,
+			nocompute == 1 ? "" : "s", NB_EXIT_NOCOMPUTE);
+	return nb_print_close(p) ? -1 : !valid ? 1 : nocompute ? NB_EXIT_NOCOMPUTE : 0;
 }
 
-/* The devices --device all runs on: every GPU with a backend, else the CPU. */
+/* --device all's note: the GPUs that compute, and those that cannot. */
+static void all_note(struct run *runs, int n, int ngpu, char *note, size_t len)
+{
+	size_t o = 0;
+
+	if (ngpu)
+		o = (size_t)snprintf(note, len, "%d GPU%s at once, one host thread each:",
+				     ngpu, ngpu == 1 ? "" : "s");
+	else
+		o = (size_t)snprintf(note, len, "no GPU with a backend (%s): the CPU only",
+				     nb_plugins_notice()[0] ? nb_plugins_notice() :
+				     "no plugin device");
+	for (int k = 0, m = 0; k < n && o < len; k++) {
+		if (runs[k].dev.plugin < 0)
+			continue;
+		o += (size_t)snprintf(note + o, len - o, "%s device %d (%s)", m++ ? "," : "",
+				      runs[k].dev.index, runs[k].dev.name);
+	}
+	for (int k = 0; k < n && o < len; k++)
+		if (runs[k].dev.kind != NB_DEV_CPU && runs[k].dev.plugin < 0)
+			o += (size_t)snprintf(note + o, len - o, "; device %d (%s) cannot "
+					      "compute", runs[k].dev.index, runs[k].dev.name);
+}
+
+/*
+ * The devices --device all covers: every GPU, in the list's order; those
+ * with a GPU backend run, the others are reported as unable to compute
+ * (never run on the CPU under their name). Without a GPU that computes,
+ * the CPU runs, under its own name.
+ */
 static int all_devices(struct run *runs, char *note, size_t len)
 {
 	struct nb_devlist l;
-	int n = 0;
+	int n = 0, ngpu = 0;
 
 	if (nb_devices_scan(&l, 0))
 		return -1;
-	for (int i = 0; i < l.n && n < NB_MAX_RUN_DEVICES; i++)
-		if (l.dev[i].dev.plugin >= 0)
-			runs[n++].dev = l.dev[i].dev;
-	if (n) {
-		size_t o = (size_t)snprintf(note, len, "%d GPU%s at once, one host thread each:",
-					    n, n == 1 ? "" : "s");
-
-		for (int k = 0; k < n && o < len; k++)
-			o += (size_t)snprintf(note + o, len - o, "%s device %d (%s)",
-					      k ? "," : "", runs[k].dev.index, runs[k].dev.name);
-	} else {
-		runs[n++].dev = l.dev[l.n - 1].dev;
-		snprintf(note, len, "no GPU with a backend (%s): the CPU only",
-			 nb_plugins_notice()[0] ? nb_plugins_notice() : "no plugin device");
+	for (int i = 0; i < l.n && n < NB_MAX_RUN_DEVICES; i++) {
+		if (l.dev[i].dev.kind == NB_DEV_CPU)
+			continue;
+		ngpu += l.dev[i].dev.plugin >= 0;
+		runs[n++].dev = l.dev[i].dev;
 	}
+	if (!ngpu && n < NB_MAX_RUN_DEVICES)
+		runs[n++].dev = l.dev[l.n - 1].dev;
+	all_note(runs, n, ngpu, note, len);
 	nb_devices_free(&l);
 	return n;
 }
@@ -1009,7 +1090,7 @@ static int run_all(struct run *base, const struct cli_common *common, bool text)
 	bool started[NB_MAX_RUN_DEVICES] = { false };
 	sigset_t stop_set, old_mask;
 	char note[1280], date[32];
-	bool complete = true;
+	bool complete = true, nocompute = false;
 	time_t now = time(NULL);
 	struct tm tm;
 	int n, rc = 0;
@@ -1040,6 +1121,8 @@ static int run_all(struct run *base, const struct cli_common *common, bool text)
 	sigaddset(&stop_set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop_set, &old_mask);
 	for (int k = 0; k < n; k++) {
+		if (runs[k].nocompute[0])
+			continue;
 		started[k] = !pthread_create(&th[k], NULL, device_thread, &runs[k]);
 		if (!started[k])
 			snprintf(runs[k].open_err, sizeof(runs[k].open_err),
@@ -1062,8 +1145,12 @@ static int run_all(struct run *base, const struct cli_common *common, bool text)
 	}
 	if (base->textfile && textfile_write(NULL, runs, n, note, date))
 		rc = -1;
+	if (rc == NB_EXIT_NOCOMPUTE) {
+		rc = 0;
+		nocompute = true;
+	}
 	for (int k = 0; k < n; k++) {
-		complete &= runs[k].open_err[0] || runs[k].complete;
+		complete &= runs[k].open_err[0] || runs[k].nocompute[0] || runs[k].complete;
 		if (runs[k].ctx)
 			runs[k].ops->close(runs[k].ctx);
 		runs[k].ctx = NULL;
@@ -1073,7 +1160,7 @@ static int run_all(struct run *base, const struct cli_common *common, bool text)
 	}
 	if (!complete && stop_signal)
 		return 128 + stop_signal;
-	return rc ? NB_EXIT_FAIL : NB_EXIT_OK;
+	return rc ? NB_EXIT_FAIL : nocompute ? NB_EXIT_NOCOMPUTE : NB_EXIT_OK;
 }
 
 static int run_main(struct run *r, const struct cli_common *common)
@@ -1108,7 +1195,8 @@ static int run_main(struct run *r, const struct cli_common *common)
 	rc = nb_device_select("run", common->device, &r->dev);
 	if (rc)
 		return rc;
-	select_backend(r, !strcmp(common->device, "cpu"));
+	if (!select_backend(r, !strcmp(common->device, "cpu")))
+		return refuse_nocompute(r, common);
 	rc = load_weights(r);
 	if (rc)
 		return rc;
@@ -1119,7 +1207,8 @@ static int run_main(struct run *r, const struct cli_common *common)
 	if (rc)
 		return rc;
 	if (text) {
-		printf("navibench run: device %d (%s): %s\n", r->dev.index,
+		printf("navibench run: on the %s, device %d (%s): %s\n",
+		       r->ops == &nb_cpu_backend ? "host CPU" : "GPU", r->dev.index,
 		       r->dev.name, r->device_note);
 		printf("backend: %s (%s)%s\n\n", r->ops->name,
 		       r->ops->describe(r->ctx), r->quick ? ", quick" : "");
@@ -1153,7 +1242,7 @@ int cmd_run(int argc, char **argv)
 		CLI_INT_OPT("threads", 0, &r.threads, "N", 0, 256,
 			    "CPU threads (default 0: all cores)"),
 		CLI_FLAG_OPT("quick", 'q', &r.quick,
-			     "short timing (0.5 s per test, 2 repeats at least), for CI"),
+			     "short timing (0.5 s per test, 6 repeats at least: enough for compare to judge), for CI"),
 		CLI_INFILE_OPT("weights", 'w', &r.weights_path, "FILE",
 			       "model weights (safetensors); needs one model test in --tests"),
 		CLI_INT_OPT("seed", 0, &r.seed, "N", 0, 2147483647,
@@ -1175,8 +1264,9 @@ int cmd_run(int argc, char **argv)
 			"reports the median, the best and the coefficient of variation, validates\n"
 			"every result against the double-precision reference (on a GPU, the timed\n"
 			"output too, against the CPU backend), and scores the run against the\n"
-			"reference device (1000 = the reference). A device without a GPU backend\n"
-			"runs on the CPU, and the output says why. --device all runs the suite on\n"
+			"reference device (1000 = the reference). A GPU without a usable GPU\n"
+			"backend is refused before any test (exit 4), with the reason and the fix;\n"
+			"--device cpu runs the CPU. --device all runs the suite on\n"
 			"every GPU at once, one host thread per device, and reports each device and\n"
 			"the sum of their results.",
 		.common = CLI_DEVICE | CLI_DEVICE_ALL | CLI_JSON,
