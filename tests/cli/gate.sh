@@ -59,9 +59,10 @@ g_cmp "$g_dir/a.json" "$g_dir/one.json" --fail-on-regression 5
 check "a test missing from the new run: not judged, exit 5"
 
 # the planted slowdown: fp32-peak 30% slower. The machine's load moves
-# quick runs too; three tries, the gate must fire on one.
+# quick runs too (a load average of 20 on two cores moves them by more
+# than 30%); five tries, the gate must fire on one.
 fired=0
-for try in 1 2 3; do
+for try in 1 2 3 4 5; do
 	if ! g_run "$g_dir/base.json" || ! g_run "$g_dir/slow.json" NAVIBENCH_TESTING_SLOWDOWN=fp32-peak:1.3; then
 		break
 	fi
@@ -72,7 +73,7 @@ for try in 1 2 3; do
 		break
 	fi
 done
-echo "# planted 30% slowdown of fp32-peak: the gate fired on try $fired of 3"
+echo "# planted 30% slowdown of fp32-peak: the gate fired on try $fired of 5"
 [[ $fired -gt 0 ]]
 check "a planted 30% slowdown of fp32-peak fails the gate (exit 5) on two quick runs"
 g_cmp "$g_dir/base.json" "$g_dir/slow.json" --fail-on-regression 10
