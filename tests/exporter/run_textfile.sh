@@ -272,7 +272,7 @@ runtf_prometheus() {
 	check "query API: a result named through navibench_run_info, with the backend that computed it" "$out"
 	prom_wait 'sort_desc(navibench_run_result_bytes_per_second{job="node",test="mem-bandwidth"} * on(instance, device) group_left(name, backend) navibench_run_info{quick="true",backend!="cpu"})' \
 		'length == 0'
-	check "query API: the README's GPU comparison (backend!=\"cpu\") leaves the CPU's result out" "$out"
+	check "query API: docs/prometheus.md's GPU comparison (backend!=\"cpu\") leaves the CPU's result out" "$out"
 }
 
 # runtf_unit: navibench-run.service's command line, its directory a
