@@ -24,6 +24,9 @@ PLUGINDIR ?= $(LIBDIR)/navibench
 MANDIR ?= $(PREFIX)/share/man
 ## the systemd units
 UNITDIR ?= $(LIBDIR)/systemd/system
+## the Grafana dashboard and the Prometheus alert rules, in
+## DATADIR/navibench/grafana and DATADIR/navibench/prometheus
+DATADIR ?= $(PREFIX)/share
 ## the module's source for DKMS, in DKMSDIR/gputelemetry-VERSION (dkms
 ## reads /usr/src only)
 DKMSDIR ?= /usr/src
@@ -55,7 +58,7 @@ FORCE:
 
 ## navibench (user/navibench)
 user: build/plugindir
-	CPPFLAGS="-DNB_PLUGIN_LIBDIR='\"$(PLUGINDIR)\"'" $(MAKE) -C user
+	CPPFLAGS="$(CPPFLAGS) -DNB_PLUGIN_LIBDIR='\"$(PLUGINDIR)\"'" $(MAKE) -C user
 
 # The GPU plugin is optional: navibench loads it with dlopen and runs on
 # the CPU without it, so a machine without ROCm builds everything else.
@@ -101,8 +104,8 @@ compile_commands.json: module
 	scripts/compile-commands
 
 ## navibench, the GPU plugins that were built, the man page, the systemd
-## units (their ExecStart in BINDIR) and the module's source for DKMS,
-## under DESTDIR and PREFIX
+## units (their ExecStart in BINDIR), the Grafana dashboard, the Prometheus
+## alert rules and the module's source for DKMS, under DESTDIR and PREFIX
 install: user hip
 	install -D -m 755 user/navibench $(DESTDIR)$(BINDIR)/navibench
 	for p in hip/libnavibench_hip.so hip/libnavibench_cuda.so; do \
@@ -115,6 +118,9 @@ install: user hip
 			>$(DESTDIR)$(UNITDIR)/$${u#scripts/systemd/} && \
 		chmod 644 $(DESTDIR)$(UNITDIR)/$${u#scripts/systemd/} || exit; \
 	done
+	install -D -m 644 user/grafana/navibench.json $(DESTDIR)$(DATADIR)/navibench/grafana/navibench.json
+	install -D -m 644 user/prometheus/navibench.rules.yml \
+		$(DESTDIR)$(DATADIR)/navibench/prometheus/navibench.rules.yml
 	d=$(DESTDIR)$(DKMSDIR)/gputelemetry-$(DKMS_VERSION); \
 	install -D -m 644 -t $$d dkms.conf Kbuild && \
 	install -D -m 644 -t $$d/module module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch])) && \

@@ -93,7 +93,7 @@ state() {
 	save "$st-procwatch" processes --watch --count 2 --json --interval 100ms
 	lines "$st-procwatch"
 }
-state awake navi14 gputelemetry procs=6.12
+state awake navi14 gputelemetry procs=6.12 cgroup=containerd-k8s-systemd
 save awake-info1.json info --device 1 --json
 save awake-info2.json info --device 2 --json
 save awake-sim0.json sensors --device sim0 --json
@@ -162,10 +162,11 @@ jq -e 'length == 13 and all(.[]; test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9
 check "a wall-clock time in every document and record (RFC 3339 UTC, to the ms, now)"
 
 # ---- CSV: the documented header, whatever the device reads ----
-# documented CMD: the columns navibench(1) lists for CMD (Output, CSV)
+# documented CMD: the columns navibench(1) lists for CMD (Output, CSV), in
+# the man page as built (the readings come from GT_SENSORS)
 documented() {
 	awk -v c="$1" '$0 == ".\\\" csv-columns " c { f = 1; next } /^\.\\" end/ { f = 0 } f' \
-		"$top/user/navibench.1.in" | tr -d '\n' | sed 's/, */,/g'
+		"$top/user/navibench.1" | tr -d '\n' | sed 's/, */,/g'
 }
 # header STATE ARGS...: the CSV header of navibench ARGS in that state
 header() {
@@ -190,6 +191,7 @@ for cmd in list info sensors processes; do
 		       "navi14 gputelemetry|sensors --watch --count 2 --interval 50ms --format csv"
 		       "navi14|sensors --source hwmon --format csv") ;;
 	processes) runs=("navi14 procs=6.12|processes --interval 100ms --format csv"
+			 "navi14 procs=6.12 cgroup=containerd-k8s-systemd|processes --interval 100ms --format csv"
 			 "navi14 procs=6.1|processes --watch --count 2 --interval 100ms --format csv"
 			 "navi14|processes --interval 100ms --format csv") ;;
 	esac

@@ -20,7 +20,7 @@ runtf_families() { awk '/^# TYPE / { print $3 }' "$1" | sort | tr '\n' ' '; }
 runtf_build() {
 	# shellcheck disable=SC2046 # pkg-config's flags are separate words
 	if gcc -std=gnu11 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer \
-		-I"$top/user" -I"$top/user/cmd" -I"$top/user/print" $(pkg-config --cflags json-c libpng) \
+		-I"$top/user" -I"$top/user/cmd" -I"$top/user/print" -I"$top/module/uapi" $(pkg-config --cflags json-c libpng) \
 		-o "$build/result_textfile" "$here/result_textfile.c" "$top/user/cmd/run_metrics.c" \
 		"$top/user/cmd/result.c" "$top/user/cli.c" "$top"/user/print/*.c \
 		$(pkg-config --libs json-c libpng) -lm >"$tmp/rtf.log" 2>&1; then

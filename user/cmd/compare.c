@@ -32,6 +32,11 @@
  * be the load: compare the load averages in the system records.
  */
 #define _GNU_SOURCE		/* qsort_r */
+#include "navibench.h"
+#include "optional.h"
+
+/* Without json-c: the command's declaration only (off in this build). */
+#ifndef NB_WITHOUT_JSON_C
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +46,7 @@
 #include "cli.h"
 #include "engine/engine.h"
 #include "navibench.h"
+#include "optional.h"
 #include "print.h"
 #include "result.h"
 
@@ -554,7 +560,7 @@ static int gate(const struct cmp *c)
 	return c->regressions || c->unjudged ? NB_EXIT_GATE : NB_EXIT_OK;
 }
 
-int cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
 	static struct cmp c;
 	double fail_pct = NAN;
@@ -567,8 +573,8 @@ int cmd_compare(int argc, char **argv)
 		CLI_OPT_END
 	};
 	const struct cli_spec spec = {
-		.name = "compare",
-		.summary = "compare run results (navibench run --json FILE) with a base",
+		.name = nb_cmd_compare.name,
+		.summary = nb_cmd_compare.summary,
 		.positional = "BASE.json NEW.json [NEW.json...]",
 		.description =
 			"Per test: the values side by side, the ratio of each NEW to BASE, and\n"
@@ -620,3 +626,11 @@ out:
 		nb_result_free(&c.run[k]);
 	return rc;
 }
+#endif /* NB_WITHOUT_JSON_C */
+
+const struct nb_command nb_cmd_compare = {
+	.name = "compare",
+	.summary = "compare run results: per test, the ratio and whether it is beyond the noise",
+	.run = NB_WITH_JSON_C(cmd_compare),
+	.needs = NB_LIB_JSON_C,
+};

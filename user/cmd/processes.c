@@ -42,7 +42,10 @@ static const struct cli_spec processes_spec = {
 	.epilog = "Every amdgpu device unless --device names one; a row per process and device\n"
 		  "(DEV: the device's index, - for a drm-pdev navibench does not list). A client\n"
 		  "(a DRM file) open under several fds or shared by several processes is\n"
-		  "counted once, for the lowest pid. Processes whose fds you may not read\n"
+		  "counted once, for the lowest pid. CONTAINER: the first 12 digits of the id\n"
+		  "of the container the process runs in, and in JSON, CSV and Prometheus its\n"
+		  "runtime and Kubernetes pod UID, from /proc/PID/cgroup (- where it is in\n"
+		  "none: navibench(1), Containers and pods). Processes whose fds you may not read\n"
 		  "(another user's, unless root) are counted and said. Engine busy is the\n"
 		  "client's engine time over the interval, and can pass 100% where an engine has\n"
 		  "several rings. --format prometheus gives the engine times as counters instead\n"
@@ -70,24 +73,6 @@ static void sleep_ms(unsigned long ms)
 		;
 }
 
-/* Busy % of p on engine e over wall_ns since before (NULL: not known then). */
-static bool busy(const struct nb_proc *p, const struct nb_proc *before, const char *e,
-		 double wall_ns, double *pct)
-{
-	int64_t now, then;
-
-	if (!before || wall_ns <= 0)
-		return false;
-	/* amdgpu leaves out an engine the client has not used: 0 ns. */
-	now = nb_proc_engine_ns(p, e);
-	then = nb_proc_engine_ns(before, e);
-	now = now < 0 ? 0 : now;
-	then = then < 0 ? 0 : then;
-	/* A client closed in between can make the sum go down: 0, not less. */
-	*pct = now > then ? (now - then) * 100.0 / wall_ns : 0;
-	return true;
-}
-
 /*
  * The columns. The engine times (title NULL: not in text) are what the
  * client's fdinfo says, cumulative since it opened the device: the
@@ -100,6 +85,9 @@ static const struct nb_column columns[] = {
 	{ "pci_address", NULL, false },
 	{ "pid", "PID", true },
 	{ "command", "COMMAND", false },
+	{ "container_runtime", NULL, false },
+	{ "container_id", "CONTAINER", false },
+	{ "pod_uid", NULL, false },
 	{ "clients", "CLIENTS", true },
 	{ "gfx_percent", "GFX", true },
 	{ "compute_percent", "COMPUTE", true },
@@ -138,6 +126,28 @@ static const struct nb_devent *device_of(const struct nb_devlist *l, const char 
 	return NULL;
 }
 
+/* A string cell, missing (text "-") when empty. */
+static struct nb_value str_value(const char *s, const char *text)
+{
+	if (!s[0])
+		return (struct nb_value){ .type = NB_V_MISSING, .text = "-" };
+	return (struct nb_value){ .type = NB_V_STR, .s = s, .text = text };
+}
+
+/*
+ * The process's container (its runtime, its id: in text the first 12
+ * digits, as the runtimes' own tools show it) and pod, from its cgroup.
+ */
+static void put_container(struct nb_print *p, const struct nb_container *c)
+{
+	char shortid[16];
+
+	snprintf(shortid, sizeof(shortid), "%.12s", c->id);
+	put(p, str_value(c->runtime, NULL));
+	put(p, str_value(c->id, shortid));
+	put(p, str_value(c->pod_uid, NULL));
+}
+
 /* Engine e's time in the client's fdinfo, in s (a counter); missing if none. */
 static struct nb_value engine_seconds(const struct nb_proc *pr, const char *e)
 {
@@ -170,11 +180,12 @@ static void print_proc(struct nb_print *p, const struct nb_proc *pr,
 	put(p, (struct nb_value){ .type = NB_V_INT, .i = pr->pid });
 	put(p, pr->comm[0] ? (struct nb_value){ .type = NB_V_STR, .s = pr->comm } :
 	    (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
+	put_container(p, &pr->container);
 	put(p, (struct nb_value){ .type = NB_V_INT, .i = pr->nclients });
 	for (size_t i = 0; i < NENGINES; i++) {
 		double pct;
 
-		if (!busy(pr, b, engines[i], wall_ns, &pct)) {
+		if (!nb_proc_busy(pr, b, engines[i], wall_ns, &pct)) {
 			put(p, (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
 			continue;
 		}
@@ -285,7 +296,7 @@ int nb_processes_snapshot(struct nb_print *p)
 	return NB_EXIT_OK;
 }
 
-int cmd_processes(int argc, char **argv)
+static int cmd_processes(int argc, char **argv)
 {
 	struct nb_proc_scan before, now;
 	struct cli_common cc;
@@ -345,3 +356,9 @@ int cmd_processes(int argc, char **argv)
 	}
 	return nb_print_close(p);
 }
+
+const struct nb_command nb_cmd_processes = {
+	.name = "processes",
+	.summary = "which processes use the GPUs: engine busy, VRAM, GTT (DRM fdinfo)",
+	.run = cmd_processes,
+};

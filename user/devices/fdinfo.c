@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "fdinfo.h"
 
 /* One "key: value [unit]" line of at most 255 bytes; false if malformed. */
@@ -179,8 +180,8 @@ static bool seen_add(struct seen *s, const struct nb_fdinfo *fi)
 	return true;
 }
 
-/* The file's first n - 1 bytes, NUL-terminated; -errno on failure. */
-static ssize_t read_small(const char *path, char *buf, size_t n)
+/* See fdinfo.h. */
+ssize_t nb_read_small(const char *path, char *buf, size_t n)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t got = 0;
@@ -250,6 +251,7 @@ static int cmp_pdev(const void *a, const void *b)
 static int scan_pid(int pid, const char *pdev, struct seen *seen, struct nb_proc *p, int *n)
 {
 	char path[64], link[64], buf[4096], comm[32] = "";
+	struct nb_container ctr;
 	struct dirent *de;
 	int ret = 0;
 	DIR *d;
@@ -271,7 +273,7 @@ static int scan_pid(int pid, const char *pdev, struct seen *seen, struct nb_proc
 		if (len < 0 || (link[len] = '\0', strncmp(link, "/dev/dri/", 9)))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%.16s", pid, de->d_name);
-		len = read_small(path, buf, sizeof(buf));
+		len = nb_read_small(path, buf, sizeof(buf));
 		if (len == -EACCES || len == -EPERM) {
 			ret = -1;
 			break;
@@ -290,10 +292,13 @@ static int scan_pid(int pid, const char *pdev, struct seen *seen, struct nb_proc
 	if (ret != 1)
 		return ret;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	if (read_small(path, comm, sizeof(comm)) > 0)
+	if (nb_read_small(path, comm, sizeof(comm)) > 0)
 		comm[strcspn(comm, "\n")] = '\0';
-	for (int i = 0; i < *n; i++)
+	nb_cgroup_of_pid(pid, &ctr);
+	for (int i = 0; i < *n; i++) {
 		memcpy(p[i].comm, comm, sizeof(comm));
+		p[i].container = ctr;
+	}
 	qsort(p, *n, sizeof(*p), cmp_pdev);
 	return ret;
 }
@@ -394,4 +399,20 @@ int64_t nb_proc_engine_ns(const struct nb_proc *p, const char *name)
 		if (!strcmp(p->engine[i].name, name))
 			return p->engine[i].ns > INT64_MAX ? INT64_MAX : (int64_t)p->engine[i].ns;
 	return -1;
+}
+
+bool nb_proc_busy(const struct nb_proc *p, const struct nb_proc *before, const char *name,
+		  double wall_ns, double *pct)
+{
+	int64_t now, then;
+
+	if (!before || wall_ns <= 0)
+		return false;
+	/* amdgpu leaves out an engine the client has not used: 0 ns. */
+	now = nb_proc_engine_ns(p, name);
+	then = nb_proc_engine_ns(before, name);
+	now = now < 0 ? 0 : now;
+	then = then < 0 ? 0 : then;
+	*pct = now > then ? (now - then) * 100.0 / wall_ns : 0;
+	return true;
 }

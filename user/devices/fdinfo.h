@@ -23,6 +23,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#include "cgroup.h"
 
 #define NB_FDINFO_ENGINES 12
 
@@ -66,6 +69,7 @@ struct nb_proc {
 	struct nb_engine_ns engine[NB_FDINFO_ENGINES];	/* sums */
 	uint64_t vram, gtt;
 	bool has_vram, has_gtt;
+	struct nb_container container;	/* its container and pod (cgroup.h) */
 };
 
 struct nb_proc_scan {
@@ -87,5 +91,20 @@ void nb_proc_scan_free(struct nb_proc_scan *scan);
 const struct nb_proc *nb_proc_find(const struct nb_proc_scan *scan, int pid, const char *pdev);
 /* Its time on engine name, or -1 when it has none. */
 int64_t nb_proc_engine_ns(const struct nb_proc *p, const char *name);
+
+/*
+ * nb_read_small() - the file's first n - 1 bytes into buf, NUL-terminated.
+ * Returns their count, or -errno.
+ */
+ssize_t nb_read_small(const char *path, char *buf, size_t n);
+
+/*
+ * nb_proc_busy() - the busy share (%) of p on engine name over wall_ns,
+ * from before, the same process and device at the previous scan (NULL:
+ * not known then, false). Can pass 100 where the engine has several
+ * rings; a client closed in between gives 0, never less.
+ */
+bool nb_proc_busy(const struct nb_proc *p, const struct nb_proc *before, const char *name,
+		  double wall_ns, double *pct);
 
 #endif /* NAVIBENCH_FDINFO_H */

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gputelemetry.h"
 #include "print_ops.h"
 
 /* What a reading's unit becomes: the name's suffix and a factor. */
@@ -84,28 +85,12 @@ struct prom_metric {
 	bool hwmon;		/* in amdgpu's hwmon directory */
 };
 
+/* The readings of GT_SENSORS (module/uapi/gputelemetry.h), then others. */
+#define PROM_METRIC(id, key, unit, dir, file, div, drm, drm_mul, family, label, help, nodex) \
+	{ key, family, label, help, nodex },
+
 static const struct prom_metric metrics[] = {
-	{ "temp_edge", "temperature", "edge",
-	  "GPU temperature (edge, junction or memory sensor).", true },
-	{ "temp_junction", "temperature", "junction", NULL, true },
-	{ "temp_mem", "temperature", "mem", NULL, true },
-	/* hwmon has freq1/2_input, but node_exporter 1.5 (Debian 12) skips freq* */
-	{ "sclk", "clock", "sclk", "Current clock: sclk (shader engine) or mclk (memory).", false },
-	{ "mclk", "clock", "mclk", NULL, false },
-	{ "power_avg", "power", "average",
-	  "Power: the SMU's average over its window, or the input power.", true },
-	{ "power_input", "power", "input", NULL, true },
-	{ "vddgfx", "voltage", "vddgfx", "Voltage of the graphics (vddgfx) or northbridge rail.",
-	  true },
-	{ "vddnb", "voltage", "vddnb", NULL, true },
-	{ "fan", "fan_speed", NULL, "Fan speed.", true },
-	{ "fan_pwm", "fan_pwm", NULL, "Fan PWM duty cycle, 0 to 1.", true },
-	{ "gpu_busy", "gpu_busy", NULL, "Share of time the graphics engine was busy, 0 to 1.",
-	  false },
-	{ "mem_busy", "memory_busy", NULL, "Share of time the memory controller was busy, 0 to 1.",
-	  false },
-	{ "vram_used", "vram_used", NULL, "VRAM in use.", false },
-	{ "vram_total", "vram_total", NULL, "VRAM size.", false },
+	GT_SENSORS(PROM_METRIC)
 	/* gpu_metrics (sensors.c, print_gpu_metrics()) */
 	{ "throttled", "throttled", NULL,
 	  "1 when the SMU throttles the GPU for a reason it reports reliably, else 0 (from "
@@ -478,8 +463,9 @@ static void prom_reading(struct nb_print *p, const struct nb_value *v)
 }
 
 /*
- * A cell of `processes`' table: pid and command become the row's labels
- * (they come first), and pci_address where the record has no device; the
+ * A cell of `processes`' table: pid, command and the container's runtime,
+ * id and pod UID become the row's labels (they come first), and
+ * pci_address where the record has no device; the
  * columns of proc_cols[] are its series.
  */
 static void prom_cell(struct nb_print *p, int col, const struct nb_value *v)
@@ -505,6 +491,12 @@ static void prom_cell(struct nb_print *p, int col, const struct nb_value *v)
 	}
 	if (!strcmp(v->key, "command") && v->type == NB_V_STR) {
 		nb_prom_add_label(st->labels, sizeof(st->labels), "comm", v->s);
+		return;
+	}
+	/* the container and pod: labels where the process is in one */
+	if ((!strcmp(v->key, "container_runtime") || !strcmp(v->key, "container_id") ||
+	     !strcmp(v->key, "pod_uid")) && v->type == NB_V_STR) {
+		nb_prom_add_label(st->labels, sizeof(st->labels), v->key, v->s);
 		return;
 	}
 	x = number(v, &ok);
