@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The run result as `navibench run --json FILE` writes it: emit() of
- * user/cmd/run.c (included here, for its static functions) through the
+ * The run result as `navibench run --json FILE` writes it: run_emit() of
+ * user/cmd/run_print.c (user/cmd/run.c included here, for its static
+ * functions) through the
  * print layer and nb_print_close() into a file, read back with json-c and
  * checked against user/engine/result-schema.md, in C.
  *
@@ -559,10 +560,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	from_json(&r, in);
 
 	p = nb_print_open(nb_format_ops(NB_FORMAT_TEXT), NULL, "run");
-	emit(&r, p);
+	run_emit(&r, p);
 	FUZZ_CHECK(nb_print_close(p) == NB_EXIT_OK, "text output failed");
 	p = nb_print_open(nb_format_ops(NB_FORMAT_JSON), out_path, "run");
-	emit(&r, p);
+	run_emit(&r, p);
 	FUZZ_CHECK(nb_print_close(p) == NB_EXIT_OK, "cannot write %s", out_path);
 	no_temporary_left();
 

@@ -57,10 +57,12 @@ const char *nb_gpu_backend_note(const struct nb_devlist *l)
 			continue;
 		if (nb_plugins_notice()[0])
 			snprintf(note, sizeof(note), "no GPU backend (%s): 'run' on an amdgpu "
-				 "device runs on the CPU", nb_plugins_notice());
+				 "device cannot compute (exit 4; --device cpu runs the CPU)",
+				 nb_plugins_notice());
 		else
-			snprintf(note, sizeof(note), "no GPU plugin reports %s: 'run' on it runs "
-				 "on the CPU", l->dev[i].dev.pci);
+			snprintf(note, sizeof(note), "no GPU plugin reports %s: 'run' on it "
+				 "cannot compute (exit 4; --device cpu runs the CPU)",
+				 l->dev[i].dev.pci);
 		return note;
 	}
 	return NULL;

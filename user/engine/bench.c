@@ -183,11 +183,49 @@ static double repeat_time(const struct job *j, double host)
 	return isfinite(dev) && dev > 0 ? dev : host;
 }
 
+#ifdef NB_TESTING
+/*
+ * A planted regression, in test builds only (make TESTING=1, -DNB_TESTING;
+ * never in a release build): NAVIBENCH_TESTING_SLOWDOWN=TEST:FACTOR makes
+ * each timed repeat of TEST last FACTOR times as long, the extra spent
+ * asleep inside the repeat's host-clock time, so that compare's gate is
+ * shown to fire on a known slowdown (tests/cli/gate.sh).
+ */
+static void planted_slowdown(const char *test, double t0)
+{
+	const char *env = getenv("NAVIBENCH_TESTING_SLOWDOWN");
+	size_t len = strlen(test);
+	double factor, extra;
+	struct timespec ts;
+
+	if (!env || strncmp(env, test, len) || env[len] != ':')
+		return;
+	factor = strtod(env + len + 1, NULL);
+	extra = (factor - 1) * (now() - t0);
+	if (!(extra > 0))
+		return;
+	ts.tv_sec = (time_t)extra;
+	ts.tv_nsec = (long)((extra - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+#else
+static inline void planted_slowdown(const char *test, double t0)
+{
+	(void)test;
+	(void)t0;
+}
+#endif
+
+/*
+ * --quick: 0.5 s and 6 repeats at least, so that compare's rank test can
+ * judge two quick runs (6 against 6: p down to 0.002, below 5% split over
+ * the five tests by Holm's correction); else 3 s and 5 at least.
+ */
 static int timed(struct job *j, const struct nb_run_config *cfg,
 		 const char *test, struct nb_stats *st)
 {
 	double target = cfg->quick ? 0.5 : 3.0;
-	int min_reps = cfg->quick ? 2 : 5;
+	int min_reps = cfg->quick ? NB_QUICK_MIN_REPEATS : 5;
 	double t[MAX_REPEATS];
 
 	progress(cfg, test, "warm-up");
@@ -208,6 +246,7 @@ static int timed(struct job *j, const struct nb_run_config *cfg,
 		t0 = now();
 		if (j->repeat(j))
 			return -1;
+		planted_slowdown(test, t0);
 		t[i] = repeat_time(j, now() - t0);
 	}
 	stats(t, reps, st);

@@ -271,6 +271,8 @@ struct nb_run_config {
 
 /* The most timed repeats of one test. */
 #define NB_MAX_REPEATS 1000
+/* --quick's least repeats per test: enough for compare to judge (bench.c) */
+#define NB_QUICK_MIN_REPEATS 6
 
 struct nb_stats {
 	int repeats;
