@@ -2,9 +2,9 @@
 /*
  * The run result as `navibench run --json FILE` writes it: run_emit() of
  * user/cmd/run_print.c (user/cmd/run.c included here, for its static
- * functions) through the
- * print layer and nb_print_close() into a file, read back with json-c and
- * checked against user/engine/result-schema.md, in C.
+ * functions) through the print layer and nb_print_close() into a file,
+ * read back with json-c and checked against user/engine/result-schema.md,
+ * in C.
  *
  * No part of navibench reads a result back (its readers are jq scripts:
  * tests/engine/schema.jq, engine/mkreference, scripts/bench-cpu), so what
