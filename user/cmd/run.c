@@ -543,7 +543,7 @@ static int parse_tests(struct run *r)
 {
 	if (!r->tests_arg) {
 		for (int i = 0; i < NB_TEST_COUNT; i++)
-			r->selected[i] = true;
+			r->selected[i] = nb_test_default(i);
 		return 0;
 	}
 	const char *p = r->tests_arg;
@@ -671,7 +671,7 @@ static void device_telemetry(const struct run *r, struct nb_monitor *mon,
 static void run_tests(struct run *r)
 {
 	static const enum nb_test_id order[] = { NB_TEST_PEAK, NB_TEST_MONO,
-		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW };
+		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW, NB_TEST_TRAIN };
 	struct nb_run_config cfg = {
 		.batch = (int)r->batch, .frames = (int)r->frames,
 		.quick = r->quick, .seed = (uint64_t)r->seed,
@@ -699,7 +699,7 @@ static void run_tests(struct run *r)
 		r->count += r->selected[i];
 	if (!r->selected[NB_TEST_PEAK] &&
 	    (r->selected[NB_TEST_MONO] || r->selected[NB_TEST_COLOR] ||
-	     r->selected[NB_TEST_GATES]))
+	     r->selected[NB_TEST_GATES] || r->selected[NB_TEST_TRAIN]))
 		measure_peak(r);
 	for (int k = 0; k < NB_TEST_COUNT; k++) {
 		enum nb_test_id id = order[k];
@@ -1145,7 +1145,7 @@ int cmd_run(int argc, char **argv)
 	static struct run r;
 	const struct cli_option opts[] = {
 		CLI_STRING_OPT("tests", 't', &r.tests_arg, "LIST",
-			       "comma-separated tests (default: all): convlstm-mono, convlstm-color, convlstm-gates, fp32-peak, mem-bandwidth"),
+			       "comma-separated tests (default: all but convlstm-train): convlstm-mono, convlstm-color, convlstm-gates, fp32-peak, mem-bandwidth, convlstm-train"),
 		CLI_INT_OPT("batch", 'b', &r.batch, "N", 1, 256,
 			    "batch size for the model and gate tests (non-standard)"),
 		CLI_INT_OPT("frames", 'f', &r.frames, "N", 1, 1000,

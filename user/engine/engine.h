@@ -240,6 +240,7 @@ enum nb_test_id {
 	NB_TEST_GATES,
 	NB_TEST_PEAK,
 	NB_TEST_BW,
+	NB_TEST_TRAIN,		/* not in the default suite nor the composite score (bench.c) */
 	NB_TEST_COUNT,
 };
 
@@ -257,6 +258,8 @@ const struct nb_test_info *nb_test_find(const char *name);
 const struct nb_test_info *nb_test_get(enum nb_test_id id);
 /* "convlstm-mono, convlstm-color, ..." */
 const char *nb_test_names(void);
+/* in a run without --tests, and in the composite score */
+bool nb_test_default(enum nb_test_id id);
 
 struct nb_run_config {
 	int batch;		/* 0: the test's standard */
