@@ -21,6 +21,7 @@
 #   - every format a command's --help offers works.
 # Uses run's helpers and variables: nb, nbj, check, jqt, flat, $NB, $root,
 # $tmp, $top, $here, $build.
+# shellcheck disable=SC2154 # top, tmp, build, here, root, NB, rc, out come from tests/cli/run
 
 schemas="$top/user/schemas"
 cdir="$tmp/contract"
@@ -192,7 +193,7 @@ for cmd in list info sensors processes; do
 			 "navi14 procs=6.1|processes --watch --count 2 --interval 100ms --format csv"
 			 "navi14|processes --interval 100ms --format csv") ;;
 	esac
-	bad= seen=
+	bad='' seen=''
 	for r in "${runs[@]}"; do
 		# shellcheck disable=SC2086 # the state's options and the arguments are words
 		got=$(header "${r%%|*}" ${r#*|})
