@@ -257,32 +257,26 @@ struct gt_amdgpu_sensor {
 	u32 div;
 };
 
+/*
+ * From GT_SENSORS (uapi/gputelemetry.h): the file of each reading. Power is
+ * two readings, each named for what it is: the SMU's average power and the
+ * instantaneous input power (uW). amdgpu shows whichever the firmware has
+ * (6.12: hwmon_attributes_visible() hides the other; 6.1 has no
+ * power1_input), and a firmware that lacks the average may still show the
+ * file and fail its read with -EOPNOTSUPP (mainline Renoir,
+ * AMDGPU_PP_SENSOR_GPU_AVG_POWER) or -ENODATA: that reading is then
+ * missing, never replaced by the other.
+ */
+#define GT_DIR_HWMON	true
+#define GT_DIR_PCI	false
+#define GT_AMDGPU_SENSOR(id, key, unit, dir, file, div, ...) \
+	{ GT_S_##id, GT_DIR_##dir, file, div },
+
 static const struct gt_amdgpu_sensor gt_amdgpu_sensors[] = {
-	{ GT_S_TEMP_EDGE, true, "temp1_input", 1 },	/* mC */
-	{ GT_S_TEMP_JUNCTION, true, "temp2_input", 1 },
-	{ GT_S_TEMP_MEM, true, "temp3_input", 1 },
-	{ GT_S_SCLK, true, "freq1_input", 1000000 },	/* Hz */
-	{ GT_S_MCLK, true, "freq2_input", 1000000 },
-	/*
-	 * Two readings, each named for what it is: the SMU's average power
-	 * and the instantaneous input power (µW). amdgpu shows whichever the
-	 * firmware has (6.12: hwmon_attributes_visible() hides the other;
-	 * 6.1 has no power1_input), and a firmware that lacks the average may
-	 * still show the file and fail its read with -EOPNOTSUPP (mainline
-	 * Renoir, AMDGPU_PP_SENSOR_GPU_AVG_POWER) or -ENODATA: that reading is
-	 * then missing, never replaced by the other.
-	 */
-	{ GT_S_POWER_AVG, true, "power1_average", 1000 },
-	{ GT_S_POWER_INPUT, true, "power1_input", 1000 },
-	{ GT_S_VDDGFX, true, "in0_input", 1 },		/* mV */
-	{ GT_S_VDDNB, true, "in1_input", 1 },
-	{ GT_S_FAN, true, "fan1_input", 1 },		/* rpm */
-	{ GT_S_FAN_PWM, true, "pwm1", 1 },		/* 0..255 */
-	{ GT_S_GPU_BUSY, false, "gpu_busy_percent", 1 },
-	{ GT_S_MEM_BUSY, false, "mem_busy_percent", 1 },
-	{ GT_S_VRAM_USED, false, "mem_info_vram_used", 1 },	/* B */
-	{ GT_S_VRAM_TOTAL, false, "mem_info_vram_total", 1 },
+	GT_SENSORS(GT_AMDGPU_SENSOR)
 };
+
+#undef GT_AMDGPU_SENSOR
 
 static void gt_amdgpu_probe(struct gt_pci_gpu *gpu);
 

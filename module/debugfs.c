@@ -38,8 +38,8 @@
 #include "gputelemetry.h"
 
 /* In enum gt_sensor order, as GT_SENSORS lists them. */
-#define GT_SENSOR_KEY(id, key, unit) key,
-#define GT_SENSOR_UNIT(id, key, unit) unit,
+#define GT_SENSOR_KEY(id, key, unit, ...) key,
+#define GT_SENSOR_UNIT(id, key, unit, ...) unit,
 
 const char * const gt_sensor_keys[GT_S_COUNT] = {
 	GT_SENSORS(GT_SENSOR_KEY)

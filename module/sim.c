@@ -92,12 +92,18 @@ struct gt_sim_profile {
 };
 
 /*
- * The discrete GPUs simulated here: every reading but vddnb, which only
- * APUs have, and power_input, which their firmware lacks (amdgpu shows
- * their SMU's average power only).
+ * The discrete GPUs simulated here: every reading gt_sim_read() makes a
+ * waveform for but vddnb, which only APUs have; not power_input, which
+ * their firmware lacks (amdgpu shows their SMU's average power only). A
+ * reading added to GT_SENSORS is missing on simulated GPUs until it gets
+ * a waveform and a bit here.
  */
-#define GT_SIM_DGPU_SENSORS	(GENMASK(GT_S_COUNT - 1, 0) & \
-				 ~(BIT(GT_S_VDDNB) | BIT(GT_S_POWER_INPUT)))
+#define GT_SIM_DGPU_SENSORS	(BIT(GT_S_TEMP_EDGE) | BIT(GT_S_TEMP_JUNCTION) | \
+				 BIT(GT_S_TEMP_MEM) | BIT(GT_S_SCLK) | BIT(GT_S_MCLK) | \
+				 BIT(GT_S_POWER_AVG) | BIT(GT_S_VDDGFX) | BIT(GT_S_FAN) | \
+				 BIT(GT_S_FAN_PWM) | BIT(GT_S_GPU_BUSY) | \
+				 BIT(GT_S_MEM_BUSY) | BIT(GT_S_VRAM_USED) | \
+				 BIT(GT_S_VRAM_TOTAL))
 
 static const struct gt_sim_profile gt_sim_profiles[] = {
 	{

@@ -269,6 +269,14 @@ static void fmt_duration(char *buf, size_t n, double ms)
 }
 
 /* What a value of this option may be, for error messages. */
+/* The name of choice i of a CLI_T_CHOICE option, NULL past the last. */
+static const char *cli_choice(const struct cli_option *o, int i)
+{
+	size_t step = o->choice_size ? o->choice_size : sizeof(const char *);
+
+	return *(const char *const *)(const void *)((const char *)o->choices + step * (size_t)i);
+}
+
 static void accepted(const struct cli_option *o, char *buf, size_t n)
 {
 	char lo[32], hi[32];
@@ -289,8 +297,8 @@ static void accepted(const struct cli_option *o, char *buf, size_t n)
 		break;
 	case CLI_T_CHOICE:
 		used = (size_t)snprintf(buf, n, "one of:");
-		for (const char *const *c = o->choices; *c && used < n; c++)
-			used += (size_t)snprintf(buf + used, n - used, " %s", *c);
+		for (int i = 0; cli_choice(o, i) && used < n; i++)
+			used += (size_t)snprintf(buf + used, n - used, " %s", cli_choice(o, i));
 		break;
 	default:
 		snprintf(buf, n, "a non-empty value");
@@ -351,8 +359,8 @@ static int set_value(const struct cli_spec *spec, const struct cli_option *o,
 		return 0;
 	}
 	case CLI_T_CHOICE:
-		for (int i = 0; o->choices[i]; i++) {
-			if (!strcmp(o->choices[i], value)) {
+		for (int i = 0; cli_choice(o, i); i++) {
+			if (!strcmp(cli_choice(o, i), value)) {
 				*(int *)o->value = i;
 				return 0;
 			}
@@ -418,9 +426,9 @@ static void option_text(const struct cli_option *o, char *buf, size_t n)
 
 	if (o->type != CLI_T_CHOICE)
 		return;
-	for (int i = 0; o->choices[i] && used < n; i++)
+	for (int i = 0; cli_choice(o, i) && used < n; i++)
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "; one of: ",
-					 o->choices[i]);
+					 cli_choice(o, i));
 }
 
 static void help_line(const struct cli_option *o)

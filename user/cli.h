@@ -67,7 +67,13 @@ struct cli_option {
 	const char *metavar;	/* value's name in --help ("N", "FILE") */
 	const char *help;	/* one line; the default may be stated here */
 	double min, max;	/* CLI_T_INT, CLI_T_DOUBLE; ms for CLI_T_DURATION */
-	const char *const *choices;	/* CLI_T_CHOICE, NULL-terminated */
+	/*
+	 * CLI_T_CHOICE: the first name; the next is choice_size bytes on
+	 * (0: sizeof(char *), a NULL-terminated array of names; else a table
+	 * of structs whose first member is the name), a NULL name ends them.
+	 */
+	const char *const *choices;
+	size_t choice_size;
 	enum cli_path path;	/* CLI_T_STRING: what the value names */
 	/*
 	 * CLI_T_STRING whose value may be left out: --opt alone gives implied
@@ -101,6 +107,11 @@ struct cli_option {
 #define CLI_CHOICE_OPT(n, s, v, m, ch, h) \
 	{ .name = (n), .short_name = (s), .type = CLI_T_CHOICE, .value = (v), \
 	  .metavar = (m), .choices = (ch), .help = (h) }
+/* Choices from a table of structs tb[] whose first member is the name. */
+#define CLI_CHOICE_TABLE_OPT(n, s, v, m, tb, h) \
+	{ .name = (n), .short_name = (s), .type = CLI_T_CHOICE, .value = (v), \
+	  .metavar = (m), .choices = &(tb)[0].name, .choice_size = sizeof((tb)[0]), \
+	  .help = (h) }
 #define CLI_OPT_END { .name = NULL }
 
 /* Common options a command takes (struct cli_spec.common). */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * navibench: AMD GPU information, live telemetry and a ConvLSTM compute
- * benchmark. The commands, in one table; each parses its own options with
- * cli.h.
+ * benchmark. The commands, from NB_COMMANDS (navibench.h); each parses its
+ * own options with cli.h.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -11,24 +11,16 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "gputelemetry.h"
 #include "optional.h"
 #include "navibench.h"
 
-/* needs: the optional library (optional.h) without which the command is off */
-static const struct nb_command commands[] = {
-	{ "list",    "list the devices, one index each (GPUs, then the CPU)", cmd_list, NB_LIB_NONE },
-	{ "info",    "what a device is: ids, CU layout, clocks, memory, peaks", cmd_info, NB_LIB_NONE },
-	{ "sensors", "live readings (clocks, temperatures, power), --watch for a view", cmd_sensors, NB_LIB_NONE },
-	{ "processes", "which processes use the GPUs: engine busy, VRAM, GTT (DRM fdinfo)", cmd_processes, NB_LIB_NONE },
-	{ "run",     "run the benchmark (the default command)", cmd_run, NB_LIB_NONE },
-	{ "predict", "predict next frames of a movie with a ConvLSTM model", cmd_predict, NB_LIB_NONE },
-	{ "weights", "write a model's weights to a safetensors file", cmd_weights, NB_LIB_NONE },
-	{ "exporter", "serve every device's readings to Prometheus (/metrics, textfile)", cmd_exporter, NB_LIB_NONE },
-	{ "compare", "compare run results: per test, the ratio and whether it is beyond the noise",
-	  NB_WITH_JSON_C(cmd_compare), NB_LIB_JSON_C },
-	{ "report",  "an HTML report of run results: devices, charts, telemetry, validation",
-	  NB_WITH_JSON_C(cmd_report), NB_LIB_JSON_C },
+/* The commands (NB_COMMANDS, navibench.h), each declared in its own file. */
+#define NB_COMMAND_ENTRY(name) &nb_cmd_##name,
+static const struct nb_command *const commands[] = {
+	NB_COMMANDS(NB_COMMAND_ENTRY)
 };
+#undef NB_COMMAND_ENTRY
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -38,8 +30,8 @@ static void usage(FILE *f)
 		   "       navibench --device DEV [run options]   (same as: navibench run ...)\n"
 		   "\nCommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-9s %s%s\n", commands[i].name, commands[i].summary,
-			nb_lib_have(commands[i].needs) ? "" : " (off in this build)");
+		fprintf(f, "  %-9s %s%s\n", commands[i]->name, commands[i]->summary,
+			nb_lib_have(commands[i]->needs) ? "" : " (off in this build)");
 	fprintf(f, "\nOptions:\n"
 		   "  -h, --help     show this help; 'navibench <command> --help' for a command's\n"
 		   "  -V, --version  show the version\n"
@@ -53,7 +45,7 @@ static void man_synopsis(void)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		printf("%s\\fBnavibench %s\\fR\n.RI [ options ]\n", i ? ".br\n" : "",
-		       commands[i].name);
+		       commands[i]->name);
 }
 
 static void man_exit_status(void)
@@ -67,6 +59,45 @@ static void man_exit_status(void)
 	}
 }
 
+/*
+ * The readings' names (GT_SENSORS), in parentheses, bold, comma-separated:
+ * .RB ( temp_edge ", " ... then .BR lines, about 75 columns each.
+ */
+#define MAN_SENSOR_KEY(id, key, ...) key,
+static void man_sensors(void)
+{
+	static const char *const keys[] = { GT_SENSORS(MAN_SENSOR_KEY) };
+	const size_t n = sizeof(keys) / sizeof(keys[0]);
+	int col = printf(".RB (");
+
+	for (size_t i = 0; i < n; i++) {
+		const char *sep = i + 1 < n ? " \", \"" : " ).";
+
+		if (col > 5 && col + 1 + strlen(keys[i]) + strlen(sep) > 75)
+			col = printf("\n.BR") - 1;
+		col += printf(" %s%s", keys[i], sep);
+	}
+	printf("\n");
+}
+
+/* The same names as CSV columns: "temp_edge, temp_junction, ...," lines. */
+static void man_sensors_csv(void)
+{
+	static const char *const keys[] = { GT_SENSORS(MAN_SENSOR_KEY) };
+	const size_t n = sizeof(keys) / sizeof(keys[0]);
+	int col = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (col && col + 2 + strlen(keys[i]) > 72) {
+			printf("\n");
+			col = 0;
+		}
+		col += printf("%s%s,", col ? " " : "", keys[i]);
+	}
+	printf("\n");
+}
+#undef MAN_SENSOR_KEY
+
 /* The command's section, from its table (its --help, as roff). */
 static int man_command(const char *name, bool *done)
 {
@@ -78,23 +109,32 @@ static int man_command(const char *name, bool *done)
 		char cmd[32], help[] = "--help";
 		char *argv[] = { cmd, help, NULL };
 
-		if (strcmp(name, commands[i].name))
+		if (strcmp(name, commands[i]->name))
 			continue;
 		if (done[i]) {
 			fprintf(stderr, "navibench --man-page: '%s' is documented twice\n", name);
 			return -1;
 		}
 		done[i] = true;
-		if (!commands[i].run) {	/* off in this build: its prose alone */
+		if (!commands[i]->run) {	/* off in this build: its prose alone */
 			printf(".SS %s\n(Not in this build.)\n.PP\n", name);
 			return 0;
 		}
 		snprintf(cmd, sizeof(cmd), "%s", name);
 		fflush(stdout);
-		return commands[i].run(2, argv) == NB_EXIT_OK ? 0 : -1;
+		return commands[i]->run(2, argv) == NB_EXIT_OK ? 0 : -1;
 	}
 	fprintf(stderr, "navibench --man-page: no command '%s'\n", name);
 	return -1;
+}
+
+/* At "@other-commands": each command not documented above it. */
+static int man_other_commands(bool *done)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!done[i] && man_command(commands[i]->name, done))
+			return -1;
+	return 0;
 }
 
 /*
@@ -104,8 +144,14 @@ static int man_command(const char *name, bool *done)
  *	.\" @synopsis		a line per command
  *	.\" @command NAME	NAME's heading, synopsis, summary and options,
  *				from the table its --help prints
+ *	.\" @other-commands	the same for each command that has no
+ *				@command line of its own (a new one, until it
+ *				has prose around it)
  *	.\" @exit-status	the exit statuses (cli_exit_statuses)
- * Every command of the table must have its @command line, once.
+ *	.\" @sensors		the readings' names (GT_SENSORS), a list in
+ *				parentheses
+ *	.\" @sensors-csv	the same names as CSV columns, comma-ended lines
+ * A command is documented once.
  */
 #define MAN_COMMAND ".\\\" @command "
 
@@ -132,6 +178,12 @@ static int man_page(const char *template)
 			man_synopsis();
 		else if (!strcmp(line, ".\\\" @exit-status\n"))
 			man_exit_status();
+		else if (!strcmp(line, ".\\\" @sensors\n"))
+			man_sensors();
+		else if (!strcmp(line, ".\\\" @sensors-csv\n"))
+			man_sensors_csv();
+		else if (!strcmp(line, ".\\\" @other-commands\n"))
+			rc = man_other_commands(done);
 		else if (!strncmp(line, MAN_COMMAND, strlen(MAN_COMMAND)))
 			rc = man_command(strtok(line + strlen(MAN_COMMAND), "\n"), done);
 		else if (v)
@@ -142,8 +194,9 @@ static int man_page(const char *template)
 	fclose(f);
 	for (size_t i = 0; !rc && i < NCOMMANDS; i++) {
 		if (!done[i]) {
-			fprintf(stderr, "navibench --man-page: %s has no '.\\\" @command %s' line\n",
-				template, commands[i].name);
+			fprintf(stderr, "navibench --man-page: %s has no '.\\\" @command %s' line "
+				"(nor '.\\\" @other-commands' after the others)\n", template,
+				commands[i]->name);
 			rc = -1;
 		}
 	}
@@ -173,19 +226,19 @@ int main(int argc, char **argv)
 	if (name[0] == '-') {
 		/* "navibench --device 0 ..." is "navibench run --device 0 ...". */
 		argv[0] = "run";
-		return cmd_run(argc, argv);
+		return nb_cmd_run.run(argc, argv);
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++) {
-		if (strcmp(name, commands[i].name))
+		if (strcmp(name, commands[i]->name))
 			continue;
-		if (!commands[i].run)
-			return nb_lib_off(name, "this command", commands[i].needs);
-		return commands[i].run(argc - 1, argv + 1);
+		if (!commands[i]->run)
+			return nb_lib_off(name, "this command", commands[i]->needs);
+		return commands[i]->run(argc - 1, argv + 1);
 	}
 
 	fprintf(stderr, "navibench: unknown command '%s'; commands:", name);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(stderr, " %s", commands[i].name);
+		fprintf(stderr, " %s", commands[i]->name);
 	fprintf(stderr, "\nsee 'navibench --help'\n");
 	return NB_EXIT_USAGE;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * navibench: what every command file shares. Commands are declared once,
- * in the table in navibench.c, with one handler signature.
+ * each in its own file, with one handler signature (NB_COMMANDS below).
  */
 #ifndef NAVIBENCH_H
 #define NAVIBENCH_H
@@ -30,7 +30,7 @@ struct nb_command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);	/* NULL: off in this build */
-	int needs;		/* enum nb_lib (optional.h): NB_LIB_NONE, or what it needs */
+	int needs;		/* enum nb_lib (optional.h) it needs; 0 (NB_LIB_NONE): none */
 };
 
 enum nb_device_kind {
@@ -63,25 +63,19 @@ struct nb_device {
 int nb_device_select(const char *cmd, const char *spec, struct nb_device *out);
 
 /*
- * Command handlers, one per command, listed in the table in navibench.c.
- * cmd_list/info/sensors: devices and telemetry (cmd/list.c, info.c,
- * sensors.c over devices/);
- * cmd_run/predict/weights: the benchmark (cmd/run.c, predict.c,
- * weights.c over engine/);
- * cmd_exporter: the readings for Prometheus (cmd/exporter.c);
- * cmd_compare/report: what people read of run results (cmd/compare.c,
- * report.c, over cmd/result.c).
+ * NB_COMMANDS(X) - the commands, in the order navibench --help lists them.
+ * Each is declared once, in its own file (cmd/NAME.c), as
+ * const struct nb_command nb_cmd_NAME: its name, summary, handler and what
+ * it needs; its options are that file's struct cli_spec. Adding a command
+ * is that file, a name here and its test (docs/HACKING.md).
  */
-int cmd_list(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_sensors(int argc, char **argv);
-int cmd_processes(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_predict(int argc, char **argv);
-int cmd_weights(int argc, char **argv);
-int cmd_exporter(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_report(int argc, char **argv);
+#define NB_COMMANDS(X)							\
+	X(list) X(info) X(sensors) X(processes) X(run) X(predict)	\
+	X(weights) X(exporter) X(compare) X(report)
+
+#define NB_COMMAND_EXTERN(name) extern const struct nb_command nb_cmd_##name;
+NB_COMMANDS(NB_COMMAND_EXTERN)
+#undef NB_COMMAND_EXTERN
 
 /*
  * nb_info_json_text() - what `navibench info --device DEVICE --json`

@@ -50,30 +50,72 @@
 #define GT_NONE			"none"
 
 /*
- * GT_SENSORS(X) - every reading, in the order files list them.
- * X(id, key, unit): id names an enum constant GT_S_<id>; key is the name
- * used in "sensors", "history" and "stats"; unit is printed after the value.
- * Units: mC = millidegrees Celsius, MHz, mW, mV, rpm, pwm = 0..255 duty,
- * % = percent, B = bytes.
+ * GT_SENSORS(X) - every reading, in the order files list them: the one
+ * table of the readings, expanded by the module (its amdgpu source, the
+ * simulated GPUs' fail_sensors), by navibench (its hwmon, sysfs and
+ * libdrm_amdgpu sources, the Prometheus families, the man page) and shown
+ * as is in module/gputelemetry.rst. Adding a reading is adding a row
+ * (docs/HACKING.md, "Adding a sensor").
+ *
+ * X(id, key, unit, dir, file, div, drm, drm_mul, family, label, help, nodex)
+ * @id:      names an enum constant GT_S_<id>
+ * @key:     the name used in "sensors", "history" and "stats"
+ * @unit:    printed after the value. mC = millidegrees Celsius, MHz, mW,
+ *           mV, rpm, pwm = 0..255 duty, % = percent, B = bytes
+ * @dir:     where amdgpu shows it: HWMON (its hwmon device) or PCI (the
+ *           PCI device's own attributes)
+ * @file:    the file's name there
+ * @div:     the file's unit per @unit (Hz per MHz: 1000000)
+ * @drm:     libdrm_amdgpu's AMDGPU_INFO_SENSOR_* query, or 0: none (a name
+ *           only navibench's libdrm.c expands, so kernel code never needs
+ *           it defined)
+ * @drm_mul: @unit per the query's unit (mW per W: 1000)
+ * @family:  the Prometheus metric family, without prefix and unit suffix
+ * @label:   its "sensor" label, telling readings of one family apart; NULL
+ * @help:    the family's help text, on its first reading only; else NULL
+ * @nodex:   1 when node_exporter's hwmon collector exports it for amdgpu
+ *           GPUs (navibench then does not); node_exporter reads no freq*
  */
-#define GT_SENSORS(X)					\
-	X(TEMP_EDGE,	 "temp_edge",	  "mC")		\
-	X(TEMP_JUNCTION, "temp_junction", "mC")		\
-	X(TEMP_MEM,	 "temp_mem",	  "mC")		\
-	X(SCLK,		 "sclk",	  "MHz")	\
-	X(MCLK,		 "mclk",	  "MHz")	\
-	X(POWER_AVG,	 "power_avg",	  "mW")		\
-	X(POWER_INPUT,	 "power_input",	  "mW")		\
-	X(VDDGFX,	 "vddgfx",	  "mV")		\
-	X(VDDNB,	 "vddnb",	  "mV")		\
-	X(FAN,		 "fan",		  "rpm")	\
-	X(FAN_PWM,	 "fan_pwm",	  "pwm")	\
-	X(GPU_BUSY,	 "gpu_busy",	  "%")		\
-	X(MEM_BUSY,	 "mem_busy",	  "%")		\
-	X(VRAM_USED,	 "vram_used",	  "B")		\
-	X(VRAM_TOTAL,	 "vram_total",	  "B")
+#define GT_SENSORS(X)							\
+	X(TEMP_EDGE, "temp_edge", "mC", HWMON, "temp1_input", 1,		\
+	  AMDGPU_INFO_SENSOR_GPU_TEMP, 1, "temperature", "edge",		\
+	  "GPU temperature (edge, junction or memory sensor).", 1)	\
+	X(TEMP_JUNCTION, "temp_junction", "mC", HWMON, "temp2_input", 1,	\
+	  0, 1, "temperature", "junction", NULL, 1)			\
+	X(TEMP_MEM, "temp_mem", "mC", HWMON, "temp3_input", 1,		\
+	  0, 1, "temperature", "mem", NULL, 1)				\
+	X(SCLK, "sclk", "MHz", HWMON, "freq1_input", 1000000,		\
+	  AMDGPU_INFO_SENSOR_GFX_SCLK, 1, "clock", "sclk",		\
+	  "Current clock: sclk (shader engine) or mclk (memory).", 0)	\
+	X(MCLK, "mclk", "MHz", HWMON, "freq2_input", 1000000,		\
+	  AMDGPU_INFO_SENSOR_GFX_MCLK, 1, "clock", "mclk", NULL, 0)	\
+	X(POWER_AVG, "power_avg", "mW", HWMON, "power1_average", 1000,	\
+	  AMDGPU_INFO_SENSOR_GPU_AVG_POWER, 1000, "power", "average",	\
+	  "Power: the SMU's average over its window, or the input power.", 1) \
+	X(POWER_INPUT, "power_input", "mW", HWMON, "power1_input", 1000,	\
+	  AMDGPU_INFO_SENSOR_GPU_INPUT_POWER, 1000, "power", "input",	\
+	  NULL, 1)							\
+	X(VDDGFX, "vddgfx", "mV", HWMON, "in0_input", 1,			\
+	  AMDGPU_INFO_SENSOR_VDDGFX, 1, "voltage", "vddgfx",		\
+	  "Voltage of the graphics (vddgfx) or northbridge rail.", 1)	\
+	X(VDDNB, "vddnb", "mV", HWMON, "in1_input", 1,			\
+	  AMDGPU_INFO_SENSOR_VDDNB, 1, "voltage", "vddnb", NULL, 1)	\
+	X(FAN, "fan", "rpm", HWMON, "fan1_input", 1,			\
+	  0, 1, "fan_speed", NULL, "Fan speed.", 1)			\
+	X(FAN_PWM, "fan_pwm", "pwm", HWMON, "pwm1", 1,			\
+	  0, 1, "fan_pwm", NULL, "Fan PWM duty cycle, 0 to 1.", 1)	\
+	X(GPU_BUSY, "gpu_busy", "%", PCI, "gpu_busy_percent", 1,		\
+	  AMDGPU_INFO_SENSOR_GPU_LOAD, 1, "gpu_busy", NULL,		\
+	  "Share of time the graphics engine was busy, 0 to 1.", 0)	\
+	X(MEM_BUSY, "mem_busy", "%", PCI, "mem_busy_percent", 1,		\
+	  0, 1, "memory_busy", NULL,					\
+	  "Share of time the memory controller was busy, 0 to 1.", 0)	\
+	X(VRAM_USED, "vram_used", "B", PCI, "mem_info_vram_used", 1,	\
+	  0, 1, "vram_used", NULL, "VRAM in use.", 0)			\
+	X(VRAM_TOTAL, "vram_total", "B", PCI, "mem_info_vram_total", 1,	\
+	  0, 1, "vram_total", NULL, "VRAM size.", 0)
 
-#define GT_SENSOR_ENUM(id, key, unit) GT_S_##id,
+#define GT_SENSOR_ENUM(id, ...) GT_S_##id,
 enum gt_sensor {
 	GT_SENSORS(GT_SENSOR_ENUM)
 	GT_S_COUNT

@@ -162,10 +162,11 @@ jq -e 'length == 13 and all(.[]; test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9
 check "a wall-clock time in every document and record (RFC 3339 UTC, to the ms, now)"
 
 # ---- CSV: the documented header, whatever the device reads ----
-# documented CMD: the columns navibench(1) lists for CMD (Output, CSV)
+# documented CMD: the columns navibench(1) lists for CMD (Output, CSV), in
+# the man page as built (the readings come from GT_SENSORS)
 documented() {
 	awk -v c="$1" '$0 == ".\\\" csv-columns " c { f = 1; next } /^\.\\" end/ { f = 0 } f' \
-		"$top/user/navibench.1.in" | tr -d '\n' | sed 's/, */,/g'
+		"$top/user/navibench.1" | tr -d '\n' | sed 's/, */,/g'
 }
 # header STATE ARGS...: the CSV header of navibench ARGS in that state
 header() {

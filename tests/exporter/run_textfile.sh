@@ -20,7 +20,7 @@ runtf_families() { awk '/^# TYPE / { print $3 }' "$1" | sort | tr '\n' ' '; }
 runtf_build() {
 	# shellcheck disable=SC2046 # pkg-config's flags are separate words
 	if gcc -std=gnu11 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer \
-		-I"$top/user" -I"$top/user/cmd" -I"$top/user/print" $(pkg-config --cflags json-c libpng) \
+		-I"$top/user" -I"$top/user/cmd" -I"$top/user/print" -I"$top/module/uapi" $(pkg-config --cflags json-c libpng) \
 		-o "$build/result_textfile" "$here/result_textfile.c" "$top/user/cmd/run_metrics.c" \
 		"$top/user/cmd/result.c" "$top/user/cli.c" "$top"/user/print/*.c \
 		$(pkg-config --libs json-c libpng) -lm >"$tmp/rtf.log" 2>&1; then
@@ -264,7 +264,7 @@ runtf_prometheus() {
 	check "query API: navibench_run_valid joined with navibench_run_info by device" "$out"
 	prom_wait 'sort_desc(navibench_run_result_bytes_per_second{job="node",test="mem-bandwidth"} * on(instance, device) group_left(name, backend) navibench_run_info{quick="true"})' \
 		'length == 2 and ([.[].metric.name] | sort) == ["AMD EPYC", "sim0 (simulated navi14)"] and all(.[]; .metric.backend == "cpu")'
-	check "query API: the README's comparison, every device's result named through navibench_run_info" "$out"
+	check "query API: docs/prometheus.md's comparison, every device's result named through navibench_run_info" "$out"
 }
 
 # runtf_unit: navibench-run.service's command line, its directory a

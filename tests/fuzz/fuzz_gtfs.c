@@ -3,7 +3,7 @@
  * user/devices/gtfs.c on any text as one of the module's debugfs files: which one
  * is chosen when building (-DGTFS_KIND_devices ... _info). gtfs.c is built
  * with -Dfopen=nb_fuzz_fopen: the file it opens is the input, and the path
- * it asks for must be the right file under GT_ROOT.
+ * it asks for must be the right file under GTFS_ROOT.
  *
  * Checked beyond crashes: the results stay within their arrays, strings
  * are terminated, every key is a known one.
@@ -36,20 +36,20 @@ static __attribute__((unused)) void check_str(const char *s, size_t size, const 
 
 #ifdef GTFS_KIND_history
 #define MAX_SAMPLES 40
-static struct gt_sample samples[MAX_SAMPLES + 1];
+static struct gtfs_sample samples[MAX_SAMPLES + 1];
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 #if defined(GTFS_KIND_devices)
-	struct gt_dev *d;
+	struct gtfs_dev *d;
 	int n;
 
-	want_path = GT_ROOT "/" GT_FILE_DEVICES;
+	want_path = GTFS_ROOT "/" GT_FILE_DEVICES;
 	in_data = data;
 	in_size = size;
-	n = gt_devices(&d);
-	FUZZ_CHECK(n >= 0, "gt_devices: %d", n);
+	n = gtfs_devices(&d);
+	FUZZ_CHECK(n >= 0, "gtfs_devices: %d", n);
 	FUZZ_CHECK(n == 0 || d, "%d devices, no array", n);
 	for (int i = 0; i < n; i++) {
 		check_str(d[i].name, sizeof(d[i].name), "name");
@@ -61,21 +61,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(d);
 #elif defined(GTFS_KIND_sensors)
-	struct gt_value r[GT_S_COUNT];
+	struct gtfs_value r[GT_S_COUNT];
 
-	want_path = GT_ROOT "/sim0/" GT_FILE_SENSORS;
+	want_path = GTFS_ROOT "/sim0/" GT_FILE_SENSORS;
 	in_data = data;
 	in_size = size;
-	FUZZ_CHECK(gt_sensors("sim0", r) == 0, "gt_sensors failed");
+	FUZZ_CHECK(gtfs_sensors("sim0", r) == 0, "gtfs_sensors failed");
 #elif defined(GTFS_KIND_stats)
-	struct gt_stat s[GT_S_COUNT];
+	struct gtfs_stat s[GT_S_COUNT];
 	uint64_t since = 1;
 
-	want_path = GT_ROOT "/sim0/" GT_FILE_STATS;
+	want_path = GTFS_ROOT "/sim0/" GT_FILE_STATS;
 	in_data = data;
 	in_size = size;
-	FUZZ_CHECK(gt_stats("sim0", s, &since) == 0, "gt_stats failed");
-	FUZZ_CHECK(gt_stats("sim0", s, NULL) == 0, "gt_stats (no since) failed");
+	FUZZ_CHECK(gtfs_stats("sim0", s, &since) == 0, "gtfs_stats failed");
+	FUZZ_CHECK(gtfs_stats("sim0", s, NULL) == 0, "gtfs_stats (no since) failed");
 #elif defined(GTFS_KIND_history)
 	uint64_t lost = 0;
 	int max, n;
@@ -84,32 +84,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* the first byte: how many samples the caller keeps (0..40) */
 	max = data[0] % (MAX_SAMPLES + 1);
-	want_path = GT_ROOT "/sim0/" GT_FILE_HISTORY;
+	want_path = GTFS_ROOT "/sim0/" GT_FILE_HISTORY;
 	in_data = data + 1;
 	in_size = size - 1;
 	/* a canary past the caller's array: the parser must not touch it */
 	memset(&samples[max], 0xa5, sizeof(samples[0]));
-	n = gt_history("sim0", samples, max, &lost);
-	FUZZ_CHECK(n >= 0 && n <= max, "gt_history: %d samples for max %d", n, max);
+	n = gtfs_history("sim0", samples, max, &lost);
+	FUZZ_CHECK(n >= 0 && n <= max, "gtfs_history: %d samples for max %d", n, max);
 	for (size_t b = 0; b < sizeof(samples[0]); b++)
 		FUZZ_CHECK(((const uint8_t *)&samples[max])[b] == 0xa5,
 			   "wrote past the %d samples asked for", max);
-	n = gt_history("sim0", samples, max, NULL);
-	FUZZ_CHECK(n >= 0 && n <= max, "gt_history (no lost): %d for max %d", n, max);
+	n = gtfs_history("sim0", samples, max, NULL);
+	FUZZ_CHECK(n >= 0 && n <= max, "gtfs_history (no lost): %d for max %d", n, max);
 #elif defined(GTFS_KIND_info)
-	struct gt_info info;
+	struct gtfs_info info;
 
-	want_path = GT_ROOT "/sim0/" GT_FILE_INFO;
+	want_path = GTFS_ROOT "/sim0/" GT_FILE_INFO;
 	in_data = data;
 	in_size = size;
-	FUZZ_CHECK(gt_info("sim0", &info) == 0, "gt_info failed");
-	FUZZ_CHECK(info.n >= 0 && info.n <= GT_INFO_MAX, "%d keys", info.n);
+	FUZZ_CHECK(gtfs_info("sim0", &info) == 0, "gtfs_info failed");
+	FUZZ_CHECK(info.n >= 0 && info.n <= GTFS_INFO_MAX, "%d keys", info.n);
 	for (int i = 0; i < info.n; i++) {
 		const char *v;
 
 		FUZZ_CHECK(info.kv[i].key, "key %d NULL", i);
 		check_str(info.kv[i].value, sizeof(info.kv[i].value), "value");
-		v = gt_info_get(&info, info.kv[i].key);
+		v = gtfs_info_get(&info, info.kv[i].key);
 		FUZZ_CHECK(!v || strcmp(v, GT_UNAVAILABLE) != 0,
 			   "%s: unavailable returned as a value", info.kv[i].key);
 	}

@@ -21,6 +21,11 @@
  * be the load: compare the load averages in the system records.
  */
 #define _GNU_SOURCE		/* qsort_r */
+#include "navibench.h"
+#include "optional.h"
+
+/* Without json-c: the command's declaration only (off in this build). */
+#ifndef NB_WITHOUT_JSON_C
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +35,7 @@
 #include "cli.h"
 #include "engine/engine.h"
 #include "navibench.h"
+#include "optional.h"
 #include "print.h"
 #include "result.h"
 
@@ -464,7 +470,7 @@ static int emit(const struct cmp *c, const struct nb_print_ops *fmt)
 	return nb_print_close(p);
 }
 
-int cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
 	static struct cmp c;
 	double fail_pct = NAN;
@@ -477,8 +483,8 @@ int cmd_compare(int argc, char **argv)
 		CLI_OPT_END
 	};
 	const struct cli_spec spec = {
-		.name = "compare",
-		.summary = "compare run results (navibench run --json FILE) with a base",
+		.name = nb_cmd_compare.name,
+		.summary = nb_cmd_compare.summary,
 		.positional = "BASE.json NEW.json [NEW.json...]",
 		.description =
 			"Per test: the values side by side, the ratio of each NEW to BASE, and\n"
@@ -528,3 +534,11 @@ out:
 		nb_result_free(&c.run[k]);
 	return rc;
 }
+#endif /* NB_WITHOUT_JSON_C */
+
+const struct nb_command nb_cmd_compare = {
+	.name = "compare",
+	.summary = "compare run results: per test, the ratio and whether it is beyond the noise",
+	.run = NB_WITH_JSON_C(cmd_compare),
+	.needs = NB_LIB_JSON_C,
+};

@@ -432,7 +432,7 @@ static int write_textfile(const char *dir)
 	return NB_EXIT_OK;
 }
 
-int cmd_exporter(int argc, char **argv)
+static int cmd_exporter(int argc, char **argv)
 {
 	struct cli_common cc;
 	int rc = cli_parse(&exporter_spec, argc, argv, &cc);
@@ -446,3 +446,9 @@ int cmd_exporter(int argc, char **argv)
 		return write_textfile(opt_textfile);
 	return serve(opt_listen ? opt_listen : DEFAULT_LISTEN);
 }
+
+const struct nb_command nb_cmd_exporter = {
+	.name = "exporter",
+	.summary = "serve every device's readings to Prometheus (/metrics, textfile)",
+	.run = cmd_exporter,
+};

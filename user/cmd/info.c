@@ -17,6 +17,7 @@
 #endif
 #include "asic.h"
 #include "cli.h"
+#include "navibench.h"
 #include "devices.h"
 #include "optional.h"
 #include "gpu.h"
@@ -445,15 +446,15 @@ static void print_peaks(struct nb_print *p, const struct amd *d)
 
 static void print_gt(struct nb_print *p, const struct nb_devent *e)
 {
-	struct gt_info gt;
+	struct gtfs_info gt;
 
-	if (!e->gt_name[0] || gt_info(e->gt_name, &gt))
+	if (!e->gt_name[0] || gtfs_info(e->gt_name, &gt))
 		return;
 	nb_obj_begin(p, "gputelemetry", "gputelemetry");
 	nb_str(p, "name", "name", e->gt_name);
-	nb_str(p, "cu_count_active", "active CUs", gt_info_get(&gt, GT_INFO_CU_ACTIVE));
-	nb_str(p, "cu_count_source", "CU count from", gt_info_get(&gt, GT_INFO_CU_SOURCE));
-	nb_str(p, "state", "state", gt_info_get(&gt, GT_INFO_STATE));
+	nb_str(p, "cu_count_active", "active CUs", gtfs_info_get(&gt, GT_INFO_CU_ACTIVE));
+	nb_str(p, "cu_count_source", "CU count from", gtfs_info_get(&gt, GT_INFO_CU_SOURCE));
+	nb_str(p, "state", "state", gtfs_info_get(&gt, GT_INFO_STATE));
 	nb_obj_end(p);
 }
 
@@ -523,11 +524,11 @@ static int info_amdgpu(struct nb_print *p, struct nb_devent *e, struct nb_print_
 
 static int info_sim(struct nb_print *p, struct nb_devent *e, struct nb_print_device *id)
 {
-	struct gt_info gt;
-	int r = gt_info(e->gt_name, &gt);
+	struct gtfs_info gt;
+	int r = gtfs_info(e->gt_name, &gt);
 
 	if (r) {
-		fprintf(stderr, "navibench info: cannot read %s/%s/%s: %s\n", GT_ROOT, e->gt_name,
+		fprintf(stderr, "navibench info: cannot read %s/%s/%s: %s\n", GTFS_ROOT, e->gt_name,
 			GT_FILE_INFO, strerror(-r));
 		return NB_EXIT_FAIL;
 	}
@@ -535,7 +536,7 @@ static int info_sim(struct nb_print *p, struct nb_devent *e, struct nb_print_dev
 	nb_str(p, "name", "name", e->dev.name);
 	nb_obj_begin(p, "gputelemetry", "gputelemetry (simulated GPU)");
 	for (int i = 0; i < gt.n; i++)
-		nb_str(p, gt.kv[i].key, gt.kv[i].key, gt_info_get(&gt, gt.kv[i].key));
+		nb_str(p, gt.kv[i].key, gt.kv[i].key, gtfs_info_get(&gt, gt.kv[i].key));
 	nb_obj_end(p);
 	return NB_EXIT_OK;
 }
@@ -635,7 +636,7 @@ char *nb_info_json_text(const char *device)
  * identifies it (gfx target, ASIC) and begins the record; the index and
  * kind come first in every record.
  */
-int cmd_info(int argc, char **argv)
+static int cmd_info(int argc, char **argv)
 {
 	struct cli_common c;
 	struct nb_devlist l;
@@ -665,3 +666,9 @@ int cmd_info(int argc, char **argv)
 	nb_devices_free(&l);
 	return rc;
 }
+
+const struct nb_command nb_cmd_info = {
+	.name = "info",
+	.summary = "what a device is: ids, CU layout, clocks, memory, peaks",
+	.run = cmd_info,
+};

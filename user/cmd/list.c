@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "navibench.h"
 #include "devices.h"
 #include "gpu.h"
 #include "print.h"
@@ -168,7 +169,7 @@ static void declare_columns(struct nb_print *p)
 	nb_print_columns(p, names, n);
 }
 
-int cmd_list(int argc, char **argv)
+static int cmd_list(int argc, char **argv)
 {
 	struct cli_common c;
 	struct nb_devlist l;
@@ -196,3 +197,9 @@ int cmd_list(int argc, char **argv)
 	nb_devices_free(&l);
 	return nb_print_close(p);
 }
+
+const struct nb_command nb_cmd_list = {
+	.name = "list",
+	.summary = "list the devices, one index each (GPUs, then the CPU)",
+	.run = cmd_list,
+};

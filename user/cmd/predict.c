@@ -216,7 +216,7 @@ static int predict_forward(const struct nb_backend_ops *ops, const struct nb_dev
 	return rc;
 }
 
-int cmd_predict(int argc, char **argv)
+static int cmd_predict(int argc, char **argv)
 {
 	const char *model = NULL, *weights = NULL, *input = NULL, *output = NULL;
 	const char *png = NULL;
@@ -239,8 +239,8 @@ int cmd_predict(int argc, char **argv)
 		CLI_OPT_END
 	};
 	const struct cli_spec spec = {
-		.name = "predict",
-		.summary = "predict next frames of a movie with a ConvLSTM model",
+		.name = nb_cmd_predict.name,
+		.summary = nb_cmd_predict.summary,
 		.common = CLI_DEVICE,
 		.options = opts,
 		.epilog = "convlstm-mono: 40x40x1 frames in, (B, T, 40, 40, 1) out (frame t+1 from frames <= t);\n"
@@ -307,3 +307,9 @@ out:
 	nb_array_free(&out);
 	return rc;
 }
+
+const struct nb_command nb_cmd_predict = {
+	.name = "predict",
+	.summary = "predict next frames of a movie with a ConvLSTM model",
+	.run = cmd_predict,
+};

@@ -285,7 +285,7 @@ int nb_processes_snapshot(struct nb_print *p)
 	return NB_EXIT_OK;
 }
 
-int cmd_processes(int argc, char **argv)
+static int cmd_processes(int argc, char **argv)
 {
 	struct nb_proc_scan before, now;
 	struct cli_common cc;
@@ -345,3 +345,9 @@ int cmd_processes(int argc, char **argv)
 	}
 	return nb_print_close(p);
 }
+
+const struct nb_command nb_cmd_processes = {
+	.name = "processes",
+	.summary = "which processes use the GPUs: engine busy, VRAM, GTT (DRM fdinfo)",
+	.run = cmd_processes,
+};

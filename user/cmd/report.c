@@ -17,6 +17,11 @@
  * or a member that is absent is not drawn, and the page says so; results
  * of schema 2 carry none yet.
  */
+#include "navibench.h"
+#include "optional.h"
+
+/* Without json-c: the command's declaration only (off in this build). */
+#ifndef NB_WITHOUT_JSON_C
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -26,6 +31,7 @@
 
 #include "cli.h"
 #include "navibench.h"
+#include "optional.h"
 #include "print.h"
 #include "result.h"
 
@@ -679,7 +685,7 @@ static int write_page(const char *output, const struct rep_run *runs, int nrun)
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
 	static struct rep_run runs[MAX_FILES];
 	const char *output = NULL;
@@ -689,8 +695,8 @@ int cmd_report(int argc, char **argv)
 		CLI_OPT_END
 	};
 	const struct cli_spec spec = {
-		.name = "report",
-		.summary = "an HTML report of run results (navibench run --json FILE)",
+		.name = nb_cmd_report.name,
+		.summary = nb_cmd_report.summary,
 		.positional = "RESULT.json [RESULT.json...]",
 		.description =
 			"One self-contained HTML page (inline SVG charts; no script, nothing\n"
@@ -731,3 +737,11 @@ int cmd_report(int argc, char **argv)
 		free_run(&runs[k]);
 	return rc;
 }
+#endif /* NB_WITHOUT_JSON_C */
+
+const struct nb_command nb_cmd_report = {
+	.name = "report",
+	.summary = "an HTML report of run results: devices, charts, telemetry, validation",
+	.run = NB_WITH_JSON_C(cmd_report),
+	.needs = NB_LIB_JSON_C,
+};

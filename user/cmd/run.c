@@ -1140,7 +1140,7 @@ static int run_main(struct run *r, const struct cli_common *common)
 	return rc;
 }
 
-int cmd_run(int argc, char **argv)
+static int cmd_run(int argc, char **argv)
 {
 	static struct run r;
 	const struct cli_option opts[] = {
@@ -1168,8 +1168,8 @@ int cmd_run(int argc, char **argv)
 		CLI_OPT_END
 	};
 	const struct cli_spec spec = {
-		.name = "run",
-		.summary = "run the ConvLSTM benchmark suite on a device",
+		.name = nb_cmd_run.name,
+		.summary = nb_cmd_run.summary,
 		.description =
 			"Runs each test with a warm-up and repeats sized to a target duration,\n"
 			"reports the median, the best and the coefficient of variation, validates\n"
@@ -1200,3 +1200,9 @@ int cmd_run(int argc, char **argv)
 		nb_telemetry_free(&r.telem[i]);
 	return rc;
 }
+
+const struct nb_command nb_cmd_run = {
+	.name = "run",
+	.summary = "run the ConvLSTM benchmark suite on a device (the default command)",
+	.run = cmd_run,
+};

@@ -41,8 +41,8 @@ static const struct cli_option sensors_opts[] = {
 			 "time between samples with --watch (default 1s)"),
 	CLI_INT_OPT("count", 'n', &opt_count, "N", 1, 100000000,
 		    "stop after N samples (default: until Ctrl-C)"),
-	CLI_CHOICE_OPT("source", 's', &opt_source, "SRC", nb_source_choices,
-		       "where readings come from (default auto: the first that answers)"),
+	CLI_CHOICE_TABLE_OPT("source", 's', &opt_source, "SRC", nb_source_choices,
+			     "where readings come from (default auto: the first that answers)"),
 	CLI_FLAG_OPT("wake", 0, &opt_wake, "read a runtime-suspended GPU anyway (wakes it up)"),
 	CLI_OPT_END
 };
@@ -76,7 +76,7 @@ struct set {
 /* Text value in display units ("61.0 C", "118.0 W", "1.50 GiB"). */
 static void fmt_value(int s, int64_t v, char *buf, size_t n)
 {
-	const char *unit = gt_sensor_defs[s].unit;
+	const char *unit = gtfs_sensor_defs[s].unit;
 
 	if (!strcmp(unit, "mC"))
 		snprintf(buf, n, "%.1f C", (double)v / 1000);
@@ -116,7 +116,7 @@ static void declare_columns(struct nb_print *p)
 	for (size_t i = 0; i < N_ID; i++)
 		columns[n++] = id_columns[i];
 	for (int s = 0; s < GT_S_COUNT; s++)
-		columns[n++] = gt_sensor_defs[s].key;
+		columns[n++] = gtfs_sensor_defs[s].key;
 	for (size_t i = 0; i < N_GM; i++)
 		columns[n++] = gm_columns[i];
 	nb_print_columns(p, columns, (int)n);
@@ -128,8 +128,8 @@ static void print_sensor_readings(struct nb_print *p, const struct nb_sensor_dev
 	for (int s = 0; s < GT_S_COUNT; s++) {
 		char text[64];
 		struct nb_value v = {
-			.key = gt_sensor_defs[s].key,
-			.unit = gt_sensor_defs[s].unit,
+			.key = gtfs_sensor_defs[s].key,
+			.unit = gtfs_sensor_defs[s].unit,
 			.kind = NB_KIND_GAUGE,
 			.type = r[s].valid ? NB_V_INT : NB_V_MISSING,
 			.i = r[s].v,
@@ -147,10 +147,10 @@ static void print_sensor_readings(struct nb_print *p, const struct nb_sensor_dev
 
 static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
 {
-	struct gt_stat st[GT_S_COUNT];
+	struct gtfs_stat st[GT_S_COUNT];
 	uint64_t since;
 
-	if (!(d->use & (1u << NB_SRC_GT)) || gt_stats(d->e->gt_name, st, &since)) {
+	if (!(d->use & (1u << NB_SRC_GT)) || gtfs_stats(d->e->gt_name, st, &since)) {
 		nb_missing(p, "gputelemetry_stats", NULL, "the gputelemetry module does not read "
 			   "this device, or its statistics are not readable");
 		return;
@@ -165,17 +165,17 @@ static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
 
 		if (!st[s].valid)
 			continue;
-		nb_obj_begin(p, gt_sensor_defs[s].key, NULL);
+		nb_obj_begin(p, gtfs_sensor_defs[s].key, NULL);
 		nb_i64(p, "min", NULL, st[s].min, NULL);
 		nb_i64(p, "avg", NULL, st[s].avg, NULL);
 		nb_i64(p, "max", NULL, st[s].max, NULL);
-		nb_str(p, "unit", NULL, gt_sensor_defs[s].unit);
+		nb_str(p, "unit", NULL, gtfs_sensor_defs[s].unit);
 		nb_u64(p, "samples", NULL, st[s].samples, NULL);
 		fmt_value(s, st[s].min, a, sizeof(a));
 		fmt_value(s, st[s].avg, b, sizeof(b));
 		fmt_value(s, st[s].max, c, sizeof(c));
 		nb_text(p, "  %-14s min %-10s avg %-10s max %-10s (%llu samples)",
-			gt_sensor_defs[s].key, a, b, c, (unsigned long long)st[s].samples);
+			gtfs_sensor_defs[s].key, a, b, c, (unsigned long long)st[s].samples);
 		nb_obj_end(p);
 	}
 	nb_obj_end(p);
@@ -536,7 +536,7 @@ static void draw_frame(const struct nb_sensor_dev *d, const struct nb_reading r[
 			fmt_value(s, se[s].max, mx, sizeof(mx));
 		}
 		sparkline(&se[s], utf8, sp, sizeof(sp));
-		printf("%-14s %14s %14s %14s  %s%*s  %s\033[K\n", gt_sensor_defs[s].key, v, mn, mx,
+		printf("%-14s %14s %14s %14s  %s%*s  %s\033[K\n", gtfs_sensor_defs[s].key, v, mn, mx,
 		       sp, HIST - se[s].n, "", r[s].valid ? r[s].src->name : "-");
 	}
 	printf("\033[J");
@@ -568,8 +568,8 @@ static int watch_live(struct nb_sensor_dev *d)
 
 	/* Seed the history with the module's recent samples, when it keeps them. */
 	if (d->use & (1u << NB_SRC_GT)) {
-		struct gt_sample *h = calloc(HIST, sizeof(*h));
-		int n = h ? gt_history(d->e->gt_name, h, HIST - 1, NULL) : 0;
+		struct gtfs_sample *h = calloc(HIST, sizeof(*h));
+		int n = h ? gtfs_history(d->e->gt_name, h, HIST - 1, NULL) : 0;
 
 		for (int i = 0; i < n; i++)
 			for (int s = 0; s < GT_S_COUNT; s++)
@@ -638,7 +638,7 @@ static int no_gpu(struct set *s)
 	return NB_EXIT_NODEV;
 }
 
-int cmd_sensors(int argc, char **argv)
+static int cmd_sensors(int argc, char **argv)
 {
 	const struct nb_devent *only = NULL;
 	const char *why;
@@ -698,3 +698,9 @@ int cmd_sensors(int argc, char **argv)
 	set_close(&s);
 	return rc;
 }
+
+const struct nb_command nb_cmd_sensors = {
+	.name = "sensors",
+	.summary = "live readings (clocks, temperatures, power), --watch for a view",
+	.run = cmd_sensors,
+};

@@ -10,7 +10,7 @@
 #include "engine/engine.h"
 #include "navibench.h"
 
-int cmd_weights(int argc, char **argv)
+static int cmd_weights(int argc, char **argv)
 {
 	const char *model = NULL, *output = NULL;
 	long seed = 1;
@@ -24,8 +24,8 @@ int cmd_weights(int argc, char **argv)
 		CLI_OPT_END
 	};
 	const struct cli_spec spec = {
-		.name = "weights",
-		.summary = "write a model's weights to a safetensors file",
+		.name = nb_cmd_weights.name,
+		.summary = nb_cmd_weights.summary,
 		.description =
 			"Glorot uniform kernels, orthogonal recurrent kernels, unit forget\n"
 			"bias, BatchNormalization at its initial values; tensor names and\n"
@@ -57,3 +57,9 @@ int cmd_weights(int argc, char **argv)
 	nb_weights_free(w);
 	return rc;
 }
+
+const struct nb_command nb_cmd_weights = {
+	.name = "weights",
+	.summary = "write a model's weights to a safetensors file",
+	.run = cmd_weights,
+};

@@ -402,20 +402,20 @@ static void scan_pci_without_drm(struct nb_devlist *l)
 }
 
 /* A simulated GPU's ASIC (the devices file) and gfx target (its info file). */
-static void sim_identity(struct nb_devent *e, const struct gt_dev *g)
+static void sim_identity(struct nb_devent *e, const struct gtfs_dev *g)
 {
-	struct gt_info info;
+	struct gtfs_info info;
 
 	nb_strcpy(e->asic, sizeof(e->asic), g->asic);
-	if (!gt_info(g->name, &info) && gt_info_get(&info, GT_INFO_GFX_TARGET))
+	if (!gtfs_info(g->name, &info) && gtfs_info_get(&info, GT_INFO_GFX_TARGET))
 		nb_strcpy(e->gfx_target, sizeof(e->gfx_target),
-			  gt_info_get(&info, GT_INFO_GFX_TARGET));
+			  gtfs_info_get(&info, GT_INFO_GFX_TARGET));
 }
 
 static void scan_gputelemetry(struct nb_devlist *l)
 {
-	struct gt_dev *g;
-	int n = gt_devices(&g);
+	struct gtfs_dev *g;
+	int n = gtfs_devices(&g);
 
 	if (n == -EACCES || n == -EPERM) {
 		/*
@@ -426,7 +426,7 @@ static void scan_gputelemetry(struct nb_devlist *l)
 		if (!access("/sys/module/" GT_DEBUGFS_ROOT, F_OK))
 			snprintf(l->gt_note, sizeof(l->gt_note),
 				 "gputelemetry is loaded but %s is readable by root only: its simulated GPUs and readings are skipped (run as root to see them)",
-				 GT_ROOT);
+				 GTFS_ROOT);
 		return;
 	}
 	if (n < 0)

@@ -10,16 +10,16 @@
 
 #include "gtfs.h"
 
-#define GT_DEF(id, key, unit) [GT_S_##id] = { key, unit },
-const struct gt_sensor_def gt_sensor_defs[GT_S_COUNT] = {
+#define GT_DEF(id, key, unit, ...) [GT_S_##id] = { key, unit },
+const struct gtfs_sensor_def gtfs_sensor_defs[GT_S_COUNT] = {
 	GT_SENSORS(GT_DEF)
 };
 #undef GT_DEF
 
-int gt_sensor_index(const char *key)
+int gtfs_sensor_index(const char *key)
 {
 	for (int i = 0; i < GT_S_COUNT; i++)
-		if (!strcmp(gt_sensor_defs[i].key, key))
+		if (!strcmp(gtfs_sensor_defs[i].key, key))
 			return i;
 	return -1;
 }
@@ -29,9 +29,9 @@ static FILE *open_dev_file(const char *dev, const char *file)
 	char path[512];
 
 	if (dev)
-		snprintf(path, sizeof(path), GT_ROOT "/%s/%s", dev, file);
+		snprintf(path, sizeof(path), GTFS_ROOT "/%s/%s", dev, file);
 	else
-		snprintf(path, sizeof(path), GT_ROOT "/%s", file);
+		snprintf(path, sizeof(path), GTFS_ROOT "/%s", file);
 	return fopen(path, "re");
 }
 
@@ -53,10 +53,10 @@ static bool parse_i64(const char *s, int64_t *v)
 	return !errno && end != s && (*end == '\0' || *end == ' ');
 }
 
-int gt_devices(struct gt_dev **out)
+int gtfs_devices(struct gtfs_dev **out)
 {
 	FILE *f = open_dev_file(NULL, GT_FILE_DEVICES);
-	struct gt_dev *v = NULL;
+	struct gtfs_dev *v = NULL;
 	char line[512];
 	int n = 0, cap = 0;
 
@@ -64,14 +64,14 @@ int gt_devices(struct gt_dev **out)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		struct gt_dev d;
+		struct gtfs_dev d;
 
 		memset(&d, 0, sizeof(d));
 		if (sscanf(line, "%63s %95s %31s %15s %15s", d.name, d.location, d.asic,
 			   d.source, d.state) != 5)
 			continue;	/* a line we do not know: skipped */
 		if (n == cap) {
-			struct gt_dev *nv = realloc(v, sizeof(*v) * (size_t)(cap ? cap * 2 : 8));
+			struct gtfs_dev *nv = realloc(v, sizeof(*v) * (size_t)(cap ? cap * 2 : 8));
 
 			if (!nv)
 				break;
@@ -85,7 +85,7 @@ int gt_devices(struct gt_dev **out)
 	return n;
 }
 
-int gt_sensors(const char *dev, struct gt_value r[GT_S_COUNT])
+int gtfs_sensors(const char *dev, struct gtfs_value r[GT_S_COUNT])
 {
 	FILE *f = open_dev_file(dev, GT_FILE_SENSORS);
 	char line[256];
@@ -100,7 +100,7 @@ int gt_sensors(const char *dev, struct gt_value r[GT_S_COUNT])
 		if (!colon)
 			continue;
 		*colon = '\0';
-		i = gt_sensor_index(line);
+		i = gtfs_sensor_index(line);
 		if (i < 0)
 			continue;
 		r[i].valid = parse_i64(colon + 1 + (colon[1] == ' '), &r[i].v);
@@ -109,7 +109,7 @@ int gt_sensors(const char *dev, struct gt_value r[GT_S_COUNT])
 	return 0;
 }
 
-int gt_stats(const char *dev, struct gt_stat s[GT_S_COUNT], uint64_t *since_ns)
+int gtfs_stats(const char *dev, struct gtfs_stat s[GT_S_COUNT], uint64_t *since_ns)
 {
 	FILE *f = open_dev_file(dev, GT_FILE_STATS);
 	char line[512];
@@ -120,7 +120,7 @@ int gt_stats(const char *dev, struct gt_stat s[GT_S_COUNT], uint64_t *since_ns)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		struct gt_stat st = { 0 };
+		struct gtfs_stat st = { 0 };
 		unsigned int seen = 0;
 		char *colon, *tok, *save;
 		int i;
@@ -135,7 +135,7 @@ int gt_stats(const char *dev, struct gt_stat s[GT_S_COUNT], uint64_t *since_ns)
 		if (!colon)
 			continue;
 		*colon = '\0';
-		i = gt_sensor_index(line);
+		i = gtfs_sensor_index(line);
 		if (i < 0)
 			continue;
 		for (tok = strtok_r(colon + 1, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
@@ -161,7 +161,7 @@ int gt_stats(const char *dev, struct gt_stat s[GT_S_COUNT], uint64_t *since_ns)
 	return 0;
 }
 
-static bool parse_sample(char *line, struct gt_sample *smp)
+static bool parse_sample(char *line, struct gtfs_sample *smp)
 {
 	char *tok, *save, *end;
 
@@ -180,7 +180,7 @@ static bool parse_sample(char *line, struct gt_sample *smp)
 		if (!eq)
 			continue;
 		*eq = '\0';
-		i = gt_sensor_index(tok);
+		i = gtfs_sensor_index(tok);
 		if (i < 0)
 			continue;
 		smp->r[i].valid = strcmp(eq + 1, GT_NA) && parse_i64(eq + 1, &smp->r[i].v);
@@ -188,7 +188,7 @@ static bool parse_sample(char *line, struct gt_sample *smp)
 	return true;
 }
 
-int gt_history(const char *dev, struct gt_sample *out, int max, uint64_t *lost)
+int gtfs_history(const char *dev, struct gtfs_sample *out, int max, uint64_t *lost)
 {
 	FILE *f = open_dev_file(dev, GT_FILE_HISTORY);
 	char line[1024];
@@ -203,7 +203,7 @@ int gt_history(const char *dev, struct gt_sample *out, int max, uint64_t *lost)
 		return 0;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		struct gt_sample s;
+		struct gtfs_sample s;
 
 		chomp(line);
 		if (!strncmp(line, GT_LOST " ", sizeof(GT_LOST))) {
@@ -221,7 +221,7 @@ int gt_history(const char *dev, struct gt_sample *out, int max, uint64_t *lost)
 	}
 	fclose(f);
 	if (n == max && next) {
-		struct gt_sample *tmp = malloc(sizeof(*tmp) * (size_t)max);
+		struct gtfs_sample *tmp = malloc(sizeof(*tmp) * (size_t)max);
 
 		if (!tmp)
 			return -ENOMEM;
@@ -237,7 +237,7 @@ int gt_history(const char *dev, struct gt_sample *out, int max, uint64_t *lost)
 static const char *const info_keys[] = { GT_INFO_KEYS(GT_INFO_KEY_STR) };
 #undef GT_INFO_KEY_STR
 
-int gt_info(const char *dev, struct gt_info *info)
+int gtfs_info(const char *dev, struct gtfs_info *info)
 {
 	FILE *f = open_dev_file(dev, GT_FILE_INFO);
 	char line[256];
@@ -245,7 +245,7 @@ int gt_info(const char *dev, struct gt_info *info)
 	memset(info, 0, sizeof(*info));
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f) && info->n < GT_INFO_MAX) {
+	while (fgets(line, sizeof(line), f) && info->n < GTFS_INFO_MAX) {
 		char *colon = strchr(line, ':');
 		const char *key = NULL;
 
@@ -267,7 +267,7 @@ int gt_info(const char *dev, struct gt_info *info)
 	return 0;
 }
 
-const char *gt_info_get(const struct gt_info *info, const char *key)
+const char *gtfs_info_get(const struct gtfs_info *info, const char *key)
 {
 	for (int i = 0; i < info->n; i++)
 		if (!strcmp(info->kv[i].key, key))

@@ -12,19 +12,19 @@
 
 #include "gputelemetry.h"
 
-#define GT_ROOT "/sys/kernel/debug/" GT_DEBUGFS_ROOT
+#define GTFS_ROOT "/sys/kernel/debug/" GT_DEBUGFS_ROOT
 
-struct gt_sensor_def {
+struct gtfs_sensor_def {
 	const char *key;
 	const char *unit;
 };
 /* Indexed by enum gt_sensor: key and unit of every reading. */
-extern const struct gt_sensor_def gt_sensor_defs[GT_S_COUNT];
+extern const struct gtfs_sensor_def gtfs_sensor_defs[GT_S_COUNT];
 /* The enum gt_sensor of a key, or -1. */
-int gt_sensor_index(const char *key);
+int gtfs_sensor_index(const char *key);
 
 /* One line of the "devices" file. */
-struct gt_dev {
+struct gtfs_dev {
 	char name[64];		/* "sim0" or "0000:03:00.0" */
 	char location[96];
 	char asic[32];
@@ -33,53 +33,53 @@ struct gt_dev {
 };
 
 /*
- * gt_devices() - read GT_ROOT/devices. Returns the number of devices
+ * gtfs_devices() - read GTFS_ROOT/devices. Returns the number of devices
  * (array in *out, free() it) or -errno: -ENOENT when the module is not
  * loaded (or debugfs not mounted), -EACCES when not readable (not root).
  */
-int gt_devices(struct gt_dev **out);
+int gtfs_devices(struct gtfs_dev **out);
 
-struct gt_value {
+struct gtfs_value {
 	bool valid;		/* false: "unavailable" / "na" / not listed */
-	int64_t v;		/* in the unit of gt_sensor_defs[] */
+	int64_t v;		/* in the unit of gtfs_sensor_defs[] */
 };
 
-/* gt_sensors() - one snapshot of GT_ROOT/<dev>/sensors. 0 or -errno. */
-int gt_sensors(const char *dev, struct gt_value r[GT_S_COUNT]);
+/* gtfs_sensors() - one snapshot of GTFS_ROOT/<dev>/sensors. 0 or -errno. */
+int gtfs_sensors(const char *dev, struct gtfs_value r[GT_S_COUNT]);
 
-struct gt_stat {
+struct gtfs_stat {
 	bool valid;
 	int64_t min, avg, max;
 	uint64_t samples;
 };
 
-/* gt_stats() - GT_ROOT/<dev>/stats. 0 or -errno. */
-int gt_stats(const char *dev, struct gt_stat s[GT_S_COUNT], uint64_t *since_ns);
+/* gtfs_stats() - GTFS_ROOT/<dev>/stats. 0 or -errno. */
+int gtfs_stats(const char *dev, struct gtfs_stat s[GT_S_COUNT], uint64_t *since_ns);
 
-struct gt_sample {
+struct gtfs_sample {
 	uint64_t ns;
-	struct gt_value r[GT_S_COUNT];
+	struct gtfs_value r[GT_S_COUNT];
 };
 
 /*
- * gt_history() - the samples of GT_ROOT/<dev>/history, oldest first, at
+ * gtfs_history() - the samples of GTFS_ROOT/<dev>/history, oldest first, at
  * most max of the newest. Returns the number stored in out, or -errno;
  * *lost (when non-NULL) gets the samples the module reported lost.
  */
-int gt_history(const char *dev, struct gt_sample *out, int max, uint64_t *lost);
+int gtfs_history(const char *dev, struct gtfs_sample *out, int max, uint64_t *lost);
 
 /* The "info" file: known keys only. */
-#define GT_INFO_MAX 32
-struct gt_info {
+#define GTFS_INFO_MAX 32
+struct gtfs_info {
 	int n;
 	struct {
 		const char *key;	/* one of GT_INFO_* (static) */
 		char value[96];
-	} kv[GT_INFO_MAX];
+	} kv[GTFS_INFO_MAX];
 };
 
-int gt_info(const char *dev, struct gt_info *info);
+int gtfs_info(const char *dev, struct gtfs_info *info);
 /* The value of key, or NULL when absent or "unavailable". */
-const char *gt_info_get(const struct gt_info *info, const char *key);
+const char *gtfs_info_get(const struct gtfs_info *info, const char *key);
 
 #endif /* NAVIBENCH_GTFS_H */

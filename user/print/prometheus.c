@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gputelemetry.h"
 #include "print_ops.h"
 
 /* What a reading's unit becomes: the name's suffix and a factor. */
@@ -84,28 +85,12 @@ struct prom_metric {
 	bool hwmon;		/* in amdgpu's hwmon directory */
 };
 
+/* The readings of GT_SENSORS (module/uapi/gputelemetry.h), then others. */
+#define PROM_METRIC(id, key, unit, dir, file, div, drm, drm_mul, family, label, help, nodex) \
+	{ key, family, label, help, nodex },
+
 static const struct prom_metric metrics[] = {
-	{ "temp_edge", "temperature", "edge",
-	  "GPU temperature (edge, junction or memory sensor).", true },
-	{ "temp_junction", "temperature", "junction", NULL, true },
-	{ "temp_mem", "temperature", "mem", NULL, true },
-	/* hwmon has freq1/2_input, but node_exporter 1.5 (Debian 12) skips freq* */
-	{ "sclk", "clock", "sclk", "Current clock: sclk (shader engine) or mclk (memory).", false },
-	{ "mclk", "clock", "mclk", NULL, false },
-	{ "power_avg", "power", "average",
-	  "Power: the SMU's average over its window, or the input power.", true },
-	{ "power_input", "power", "input", NULL, true },
-	{ "vddgfx", "voltage", "vddgfx", "Voltage of the graphics (vddgfx) or northbridge rail.",
-	  true },
-	{ "vddnb", "voltage", "vddnb", NULL, true },
-	{ "fan", "fan_speed", NULL, "Fan speed.", true },
-	{ "fan_pwm", "fan_pwm", NULL, "Fan PWM duty cycle, 0 to 1.", true },
-	{ "gpu_busy", "gpu_busy", NULL, "Share of time the graphics engine was busy, 0 to 1.",
-	  false },
-	{ "mem_busy", "memory_busy", NULL, "Share of time the memory controller was busy, 0 to 1.",
-	  false },
-	{ "vram_used", "vram_used", NULL, "VRAM in use.", false },
-	{ "vram_total", "vram_total", NULL, "VRAM size.", false },
+	GT_SENSORS(PROM_METRIC)
 	/* gpu_metrics (sensors.c, print_gpu_metrics()) */
 	{ "throttled", "throttled", NULL,
 	  "1 when the SMU throttles the GPU for a reason it reports reliably, else 0 (from "

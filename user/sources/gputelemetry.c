@@ -11,14 +11,14 @@
 #include "sources.h"
 
 struct gt {
-	struct gt_value v[GT_S_COUNT];
+	struct gtfs_value v[GT_S_COUNT];
 	bool have;		/* this sample's file was read */
 };
 
 static int gt_open(struct nb_sensor_dev *d, void **priv, char *note, unsigned long n)
 {
 	struct gt *g;
-	struct gt_info info;
+	struct gtfs_info info;
 
 	(void)note;
 	(void)n;
@@ -27,9 +27,9 @@ static int gt_open(struct nb_sensor_dev *d, void **priv, char *note, unsigned lo
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	if (!d->asic && !gt_info(d->e->gt_name, &info)) {
-		const char *asic = gt_info_get(&info, GT_INFO_ASIC);
-		const char *gfx = gt_info_get(&info, GT_INFO_GFX_TARGET);
+	if (!d->asic && !gtfs_info(d->e->gt_name, &info)) {
+		const char *asic = gtfs_info_get(&info, GT_INFO_ASIC);
+		const char *gfx = gtfs_info_get(&info, GT_INFO_GFX_TARGET);
 
 		if (asic) {
 			nb_strcpy(d->asic_buf, sizeof(d->asic_buf), asic);
@@ -49,11 +49,11 @@ static void gt_close(void *priv)
 	free(priv);
 }
 
-static void gt_sample(struct nb_sensor_dev *d, void *priv)
+static void gtfs_sample(struct nb_sensor_dev *d, void *priv)
 {
 	struct gt *g = priv;
 
-	g->have = !gt_sensors(d->e->gt_name, g->v);
+	g->have = !gtfs_sensors(d->e->gt_name, g->v);
 }
 
 static bool gt_read(struct nb_sensor_dev *d, void *priv, int s, int64_t *v)
@@ -72,6 +72,6 @@ const struct nb_source nb_source_gputelemetry = {
 	.retry = true,		/* the file is read again at each sample */
 	.open = gt_open,
 	.close = gt_close,
-	.sample = gt_sample,
+	.sample = gtfs_sample,
 	.read = gt_read,
 };

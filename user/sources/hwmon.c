@@ -12,31 +12,29 @@
 #include "sources.h"
 
 struct file_map {
-	int s;			/* enum gt_sensor */
+	int s;			/* enum gt_sensor; -1 ends the map */
 	const char *file;
-	int64_t div;		/* from the file's unit to gt_sensor_defs[].unit */
+	int64_t div;		/* from the file's unit to gtfs_sensor_defs[].unit */
 };
 
+/* The files of GT_SENSORS (module/uapi/gputelemetry.h), by directory. */
+#define FILE_MAP_HWMON(id, key, unit, dir, file, div, ...) \
+	FILE_MAP_IF_##dir({ GT_S_##id, file, div },)
+#define FILE_MAP_PCI(id, key, unit, dir, file, div, ...) \
+	FILE_MAP_IF_NOT_##dir({ GT_S_##id, file, div },)
+#define FILE_MAP_IF_HWMON(...) __VA_ARGS__
+#define FILE_MAP_IF_PCI(...)
+#define FILE_MAP_IF_NOT_HWMON(...)
+#define FILE_MAP_IF_NOT_PCI(...) __VA_ARGS__
+
 static const struct file_map hwmon_map[] = {
-	{ GT_S_TEMP_EDGE, "temp1_input", 1 },
-	{ GT_S_TEMP_JUNCTION, "temp2_input", 1 },
-	{ GT_S_TEMP_MEM, "temp3_input", 1 },
-	{ GT_S_SCLK, "freq1_input", 1000000 },
-	{ GT_S_MCLK, "freq2_input", 1000000 },
-	{ GT_S_POWER_AVG, "power1_average", 1000 },
-	{ GT_S_POWER_INPUT, "power1_input", 1000 },
-	{ GT_S_VDDGFX, "in0_input", 1 },
-	{ GT_S_VDDNB, "in1_input", 1 },
-	{ GT_S_FAN, "fan1_input", 1 },
-	{ GT_S_FAN_PWM, "pwm1", 1 },
+	GT_SENSORS(FILE_MAP_HWMON)
 	{ -1, NULL, 0 }
 };
 
+/* The PCI device's own attributes, in sysfs. */
 static const struct file_map sysfs_map[] = {
-	{ GT_S_GPU_BUSY, "gpu_busy_percent", 1 },
-	{ GT_S_MEM_BUSY, "mem_busy_percent", 1 },
-	{ GT_S_VRAM_USED, "mem_info_vram_used", 1 },
-	{ GT_S_VRAM_TOTAL, "mem_info_vram_total", 1 },
+	GT_SENSORS(FILE_MAP_PCI)
 	{ -1, NULL, 0 }
 };
 

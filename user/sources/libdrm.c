@@ -19,21 +19,19 @@ struct libdrm {
 	uint64_t vram_total;	/* asked once: it does not change */
 };
 
-/* The sensor queries: reading, AMDGPU_INFO_SENSOR_*, factor to its unit. */
+/*
+ * The sensor queries of GT_SENSORS (module/uapi/gputelemetry.h): reading,
+ * AMDGPU_INFO_SENSOR_*, factor to its unit; a query of 0 is none. The
+ * VRAM readings are other queries: libdrm_read().
+ */
+#define SENSOR_QUERY(id, key, unit, dir, file, div, drm, drm_mul, ...) \
+	{ GT_S_##id, drm, drm_mul },
 static const struct {
 	int s;
 	unsigned int query;
 	int64_t scale;
 } sensor_map[] = {
-	{ GT_S_SCLK, AMDGPU_INFO_SENSOR_GFX_SCLK, 1 },
-	{ GT_S_MCLK, AMDGPU_INFO_SENSOR_GFX_MCLK, 1 },
-	{ GT_S_TEMP_EDGE, AMDGPU_INFO_SENSOR_GPU_TEMP, 1 },
-	{ GT_S_GPU_BUSY, AMDGPU_INFO_SENSOR_GPU_LOAD, 1 },
-	{ GT_S_VDDGFX, AMDGPU_INFO_SENSOR_VDDGFX, 1 },
-	{ GT_S_VDDNB, AMDGPU_INFO_SENSOR_VDDNB, 1 },
-	{ GT_S_POWER_AVG, AMDGPU_INFO_SENSOR_GPU_AVG_POWER, 1000 },	/* W */
-	/* W; kernels after 6.1, newer firmware */
-	{ GT_S_POWER_INPUT, AMDGPU_INFO_SENSOR_GPU_INPUT_POWER, 1000 },
+	GT_SENSORS(SENSOR_QUERY)
 };
 
 static int libdrm_open(struct nb_sensor_dev *d, void **priv, char *note, unsigned long n)
@@ -96,7 +94,7 @@ static bool libdrm_read(struct nb_sensor_dev *d, void *priv, int s, int64_t *v)
 		return true;
 	}
 	for (size_t i = 0; i < sizeof(sensor_map) / sizeof(sensor_map[0]); i++) {
-		if (sensor_map[i].s != s)
+		if (sensor_map[i].s != s || !sensor_map[i].query)
 			continue;
 		if (nb_amdgpu_sensor(&l->a, sensor_map[i].query, &u32))
 			return false;

@@ -190,17 +190,17 @@ static void *sampler(void *arg)
 /* The module's history, when it has this device and root can read it. */
 static bool history_usable(struct nb_monitor *m)
 {
-	struct gt_sample one;
-	struct gt_info info;
+	struct gtfs_sample one;
+	struct gtfs_info info;
 	const char *iv;
 
-	if (!m->e.gt_name[0] || gt_history(m->e.gt_name, &one, 1, NULL) < 0)
+	if (!m->e.gt_name[0] || gtfs_history(m->e.gt_name, &one, 1, NULL) < 0)
 		return false;
-	if (gt_info(m->e.gt_name, &info))
+	if (gtfs_info(m->e.gt_name, &info))
 		return false;
-	iv = gt_info_get(&info, GT_INFO_ASIC);
+	iv = gtfs_info_get(&info, GT_INFO_ASIC);
 	snprintf(m->asic, sizeof(m->asic), "%s", iv ? iv : "");
-	iv = gt_info_get(&info, GT_INFO_INTERVAL);
+	iv = gtfs_info_get(&info, GT_INFO_INTERVAL);
 	m->interval_s = iv ? atof(iv) / 1000 : 0;
 	if (!(m->interval_s > 0))
 		return false;
@@ -280,13 +280,13 @@ struct nb_monitor *nb_monitor_start(const struct nb_device *dev, long interval_m
 /* The history's samples into m->s (replacing them); 0 or -errno. */
 static int history_read(struct nb_monitor *m)
 {
-	struct gt_sample *h = malloc(sizeof(*h) * NB_TELEM_SERIES_MAX);
-	int n = h ? gt_history(m->e.gt_name, h, NB_TELEM_SERIES_MAX, NULL) : -ENOMEM;
+	struct gtfs_sample *h = malloc(sizeof(*h) * NB_TELEM_SERIES_MAX);
+	int n = h ? gtfs_history(m->e.gt_name, h, NB_TELEM_SERIES_MAX, NULL) : -ENOMEM;
 
 	m->n = 0;
 	for (int i = 0; i < n; i++) {
 		struct msample x = { .s.t = h[i].ns * 1e-9, .cpu_s = NAN };
-		const struct gt_value *v = h[i].r;
+		const struct gtfs_value *v = h[i].r;
 
 		x.s.clock_mhz = v[GT_S_SCLK].valid ? (double)v[GT_S_SCLK].v : NAN;
 		x.s.temp_c = v[GT_S_TEMP_EDGE].valid ? v[GT_S_TEMP_EDGE].v / 1000.0 :

@@ -8,26 +8,26 @@
 
 #include "sources.h"
 
+#define NB_SRC_ENTRY(id, name) [NB_SRC_##id] = &nb_source_##name,
 const struct nb_source *const nb_sources[NB_SRC_COUNT] = {
-	[NB_SRC_LIBDRM] = &nb_source_libdrm,
-	[NB_SRC_HWMON] = &nb_source_hwmon,
-	[NB_SRC_SYSFS] = &nb_source_sysfs,
-	[NB_SRC_GT] = &nb_source_gputelemetry,
-	[NB_SRC_CPU] = &nb_source_cpu,
+	NB_SOURCES(NB_SRC_ENTRY)
 };
+#undef NB_SRC_ENTRY
 
-const char *const nb_source_choices[] = { "auto", "libdrm", "hwmon", "gputelemetry", NULL };
+/* --source: a name and the sources it reads (1 << enum nb_src each). */
+const struct nb_source_choice nb_source_choices[] = {
+	{ "auto", (1u << NB_SRC_COUNT) - 1 },
+	{ "libdrm", 1u << NB_SRC_LIBDRM },
+	{ "hwmon", 1u << NB_SRC_HWMON | 1u << NB_SRC_SYSFS },	/* and the device's own files */
+	{ "gputelemetry", 1u << NB_SRC_GT },
+	{ NULL, 0 }
+};
 
 unsigned int nb_source_mask(int choice)
 {
-	static const unsigned int masks[] = {
-		(1u << NB_SRC_COUNT) - 1,
-		1u << NB_SRC_LIBDRM,
-		1u << NB_SRC_HWMON | 1u << NB_SRC_SYSFS,	/* hwmon and the device's own files */
-		1u << NB_SRC_GT,
-	};
+	const int n = (int)(sizeof(nb_source_choices) / sizeof(nb_source_choices[0])) - 1;
 
-	return choice >= 0 && choice < (int)(sizeof(masks) / sizeof(masks[0])) ? masks[choice] : 0;
+	return choice >= 0 && choice < n ? nb_source_choices[choice].mask : 0;
 }
 
 void nb_sensor_note(struct nb_sensor_dev *d, const char *fmt, ...)

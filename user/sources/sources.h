@@ -3,9 +3,9 @@
  * Where a GPU's live readings come from: one table of sources (nvtop's
  * struct gpu_vendor), tried in order for each reading; the first that
  * answers gives it. Adding a source is a file with a struct nb_source and
- * one line in nb_sources[] (sources.c); adding a reading is an entry in
- * the uapi's enum gt_sensor and a line in the map of each source that
- * gives it.
+ * a line in NB_SOURCES below; adding a reading is a row of GT_SENSORS in
+ * module/uapi/gputelemetry.h, which the hwmon, sysfs and libdrm_amdgpu
+ * sources expand (docs/HACKING.md).
  *
  *	libdrm_amdgpu  AMDGPU_INFO_SENSOR and friends on the render node (libdrm.c)
  *	hwmon          amdgpu's hwmon directory in sysfs (hwmon.c)
@@ -30,14 +30,25 @@
 #include "devices.h"
 #include "gtfs.h"
 
+/*
+ * NB_SOURCES(X) - the sources, in the order they are tried: X(id, name)
+ * declares enum nb_src NB_SRC_<id> and the struct nb_source nb_source_<name>
+ * that its file defines. Adding a source is that file, a line here and its
+ * test (docs/HACKING.md, "Adding a source").
+ */
+#define NB_SOURCES(X)			\
+	X(LIBDRM, libdrm)		\
+	X(HWMON, hwmon)			\
+	X(SYSFS, sysfs)			\
+	X(GT, gputelemetry)		\
+	X(CPU, cpu)
+
+#define NB_SRC_ENUM(id, name) NB_SRC_##id,
 enum nb_src {
-	NB_SRC_LIBDRM,
-	NB_SRC_HWMON,
-	NB_SRC_SYSFS,
-	NB_SRC_GT,
-	NB_SRC_CPU,
+	NB_SOURCES(NB_SRC_ENUM)
 	NB_SRC_COUNT,
 };
+#undef NB_SRC_ENUM
 
 struct nb_sensor_dev;
 
@@ -56,25 +67,31 @@ struct nb_source {
 	void (*close)(void *priv);
 	/* sample() - a new sample starts (a source reading one file for all) */
 	void (*sample)(struct nb_sensor_dev *d, void *priv);
-	/* read() - reading s (enum gt_sensor) in gt_sensor_defs[s].unit: true, *v set */
+	/* read() - reading s (enum gt_sensor) in gtfs_sensor_defs[s].unit: true, *v set */
 	bool (*read)(struct nb_sensor_dev *d, void *priv, int s, int64_t *v);
 	/* detail() - optional: which files it reads, for people ("clock: cpufreq...") */
 	const char *(*detail)(void *priv);
 };
 
-extern const struct nb_source nb_source_libdrm, nb_source_hwmon, nb_source_sysfs,
-	nb_source_gputelemetry, nb_source_cpu;
+#define NB_SRC_EXTERN(id, name) extern const struct nb_source nb_source_##name;
+NB_SOURCES(NB_SRC_EXTERN)
+#undef NB_SRC_EXTERN
 
 /* The sources, in the order they are tried (index: enum nb_src). */
 extern const struct nb_source *const nb_sources[NB_SRC_COUNT];
 
-/* --source: the choices and the sources each stands for. */
-extern const char *const nb_source_choices[];
+/* --source: a choice and the sources it stands for; a NULL name ends them. */
+struct nb_source_choice {
+	const char *name;	/* first: the option's choice (cli.h CLI_CHOICE_TABLE_OPT) */
+	unsigned int mask;	/* 1 << enum nb_src of each source it reads */
+};
+
+extern const struct nb_source_choice nb_source_choices[];
 unsigned int nb_source_mask(int choice);
 
 struct nb_reading {
 	bool valid;
-	int64_t v;		/* in gt_sensor_defs[].unit */
+	int64_t v;		/* in gtfs_sensor_defs[].unit */
 	const struct nb_source *src;	/* NULL when missing */
 };
 

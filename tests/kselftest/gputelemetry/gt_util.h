@@ -33,13 +33,13 @@
 #define GT_KO_DEFAULT	"/lib/gputelemetry/gputelemetry.ko"
 
 static const char *const gt_sensor_keys[] __attribute__((unused)) = {
-#define GT_KEY(id, key, unit) key,
+#define GT_KEY(id, key, unit, ...) key,
 	GT_SENSORS(GT_KEY)
 #undef GT_KEY
 };
 
 static const char *const gt_sensor_units[] __attribute__((unused)) = {
-#define GT_UNIT(id, key, unit) unit,
+#define GT_UNIT(id, key, unit, ...) unit,
 	GT_SENSORS(GT_UNIT)
 #undef GT_UNIT
 };
