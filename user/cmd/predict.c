@@ -220,7 +220,7 @@ static int cmd_predict(int argc, char **argv)
 {
 	const char *model = NULL, *weights = NULL, *input = NULL, *output = NULL;
 	const char *png = NULL;
-	long seed = 1, threads = 0;
+	long seed = 1, threads = 0, layers = 0, filters = 0;
 	const struct cli_option opts[] = {
 		CLI_STRING_OPT("model", 'm', &model, "MODEL",
 			       "convlstm-mono or convlstm-color (required)"),
@@ -234,6 +234,10 @@ static int cmd_predict(int argc, char **argv)
 			       "the predictions, .npy float32 (required)"),
 		CLI_OUTFILE_OPT("png", 0, &png, "FILE",
 			       "also draw the input frames, the ground truth where known and the predictions (PNG)"),
+		CLI_INT_OPT("layers", 0, &layers, "N", 1, NB_MAX_LAYERS,
+			    "ConvLSTM layers, as navibench train --layers (default: the model's, 4)"),
+		CLI_INT_OPT("filters", 0, &filters, "N", 1, 1024,
+			    "filters of every layer, as navibench train --filters (default: the model's, 40)"),
 		CLI_INT_OPT("threads", 0, &threads, "N", 0, 256,
 			    "CPU threads (default 0: all cores)"),
 		CLI_OPT_END
@@ -270,10 +274,12 @@ static int cmd_predict(int argc, char **argv)
 	rc = cli_check_outputs("predict", ins, 2, outs, 2);
 	if (rc)
 		return rc;
-	const struct nb_model *m = nb_model_find(model);
-	if (!m)
+	const struct nb_model *known = nb_model_find(model);
+	if (!known)
 		return cli_usage_error("predict", "--model: unknown model '%s'; the models are %s",
 				       model, nb_model_names());
+	struct nb_model shape = nb_model_resized(known, (int)layers, (int)filters);
+	const struct nb_model *m = &shape;
 	rc = nb_device_select("predict", common.device, &dev);
 	if (rc)
 		return rc;

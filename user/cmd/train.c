@@ -203,7 +203,7 @@ static int cmd_train(int argc, char **argv)
 {
 	const char *model = "convlstm-mono", *input = NULL, *output = NULL;
 	long seed = 1, threads = 0, epochs = 1, batch = 4, holdout = 4;
-	long movies = 64, frames = 20;
+	long movies = 64, frames = 20, layers = 0, filters = 0;
 	const struct cli_option opts[] = {
 		CLI_STRING_OPT("model", 'm', &model, "MODEL",
 			       "the model to train: convlstm-mono (the default)"),
@@ -222,6 +222,10 @@ static int cmd_train(int argc, char **argv)
 			    "the last N movies are held out of training (default 4)"),
 		CLI_INT_OPT("seed", 's', &seed, "N", 0, 2147483647,
 			    "seed for the initial weights, the generated movies and the order (default 1)"),
+		CLI_INT_OPT("layers", 0, &layers, "N", 1, NB_MAX_LAYERS,
+			    "ConvLSTM layers (default: the model's, 4); predict needs the same"),
+		CLI_INT_OPT("filters", 0, &filters, "N", 1, 1024,
+			    "filters of every layer (default: the model's, 40); predict needs the same"),
 		CLI_INT_OPT("threads", 0, &threads, "N", 0, 256, "CPU threads (default 0: all cores)"),
 		CLI_OPT_END
 	};
@@ -254,11 +258,14 @@ static int cmd_train(int argc, char **argv)
 	rc = cli_check_outputs("train", ins, 1, outs, 1);
 	if (rc)
 		return rc;
-	const struct nb_model *m = nb_model_find(model);
+	const struct nb_model *known = nb_model_find(model);
 
-	if (!m)
+	if (!known)
 		return cli_usage_error("train", "--model: unknown model '%s'; the models are %s",
 				       model, nb_model_names());
+	struct nb_model shape = nb_model_resized(known, (int)layers, (int)filters);
+	const struct nb_model *m = &shape;
+
 	if (m->head != NB_HEAD_CONV3D)
 		return cli_usage_error("train", "--model %s: only convlstm-mono can be trained", model);
 	if (input) {

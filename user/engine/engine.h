@@ -44,6 +44,11 @@ const struct nb_model *nb_model_find(const char *name);
 const char *nb_model_names(void);
 /* 0 when the shape is usable, else -1 with a reason in err. */
 int nb_model_check(const struct nb_model *m, char *err, size_t errlen);
+/*
+ * A model with its layer count and every layer's filters changed (0: kept),
+ * for a smaller model of the same shape (navibench train, predict).
+ */
+struct nb_model nb_model_resized(const struct nb_model *m, int layers, int filters);
 /* Input channels of layer l. */
 int nb_layer_cin(const struct nb_model *m, int l);
 
