@@ -71,7 +71,7 @@ int nb_device_select(const char *cmd, const char *spec, struct nb_device *out);
  */
 #define NB_COMMANDS(X)							\
 	X(list) X(info) X(sensors) X(processes) X(top) X(run)	\
-	X(predict) X(weights) X(exporter) X(compare) X(report)
+	X(predict) X(weights) X(train) X(exporter) X(compare) X(report)
 
 #define NB_COMMAND_EXTERN(name) extern const struct nb_command nb_cmd_##name;
 NB_COMMANDS(NB_COMMAND_EXTERN)

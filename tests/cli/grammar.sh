@@ -89,6 +89,7 @@ declare -A badval=(
 	[processes]="--interval=10ms" [run]="--batch 0" [predict]="--seed=-1"
 	[weights]="--seed abc" [exporter]="--cache=2h" [compare]="--fail-on-regression 200"
 	[report]="--output=" [top]="--window 1s"
+	[train]="--epochs=0"
 )
 for c in "${commands[@]}"; do
 	if [[ -z ${badval[$c]:-} ]]; then
@@ -109,6 +110,7 @@ weights="$tmp/g-weights.safetensors"
 declare -A missing=(
 	[run]="--weights $tmp/none.safetensors --tests convlstm-mono"
 	[predict]="-m convlstm-mono -i $tmp/none.npy -o $tmp/p.npy"
+	[train]="-i $tmp/none.npy -o $tmp/t.safetensors"
 	[compare]="$tmp/none.json $tmp/none2.json" [report]="$tmp/none.json -o $tmp/r.html"
 )
 bad_path_cases missing 2 "*$tmp/none.*: No such file or directory; name a file that exists*" \
@@ -123,6 +125,7 @@ declare -A outdir=(
 	[run]="--device cpu --json $tmp/nodir/x.json"
 	[predict]="-m convlstm-mono -i $weights -o $tmp/nodir/p.npy"
 	[weights]="-m convlstm-mono -o $tmp/nodir/w.safetensors"
+	[train]="-o $tmp/nodir/t.safetensors"
 	[exporter]="--textfile $tmp/nodir" [report]="$weights --output $tmp/nodir/r.html"
 )
 # shellcheck disable=SC2034 # read by bad_path_cases, by name

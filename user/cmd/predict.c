@@ -219,7 +219,7 @@ static int predict_forward(const struct nb_backend_ops *ops, const struct nb_dev
 /* What the command line asks for. */
 struct predict_args {
 	const char *model, *weights, *input, *output, *png;
-	long seed, threads;
+	long seed, threads, layers, filters;
 };
 
 /* The prediction of a, on dev with model m: an exit status. */
@@ -276,6 +276,10 @@ static int cmd_predict(int argc, char **argv)
 			       "the predictions, .npy float32 (required)"),
 		CLI_OUTFILE_OPT("png", 0, &a.png, "FILE",
 			       "also draw the input frames, the ground truth where known and the predictions (PNG)"),
+		CLI_INT_OPT("layers", 0, &a.layers, "N", 1, NB_MAX_LAYERS,
+			    "ConvLSTM layers, as navibench train --layers (default: the model's, 4)"),
+		CLI_INT_OPT("filters", 0, &a.filters, "N", 1, 1024,
+			    "filters of every layer, as navibench train --filters (default: the model's, 40)"),
 		CLI_INT_OPT("threads", 0, &a.threads, "N", 0, 256,
 			    "CPU threads (default 0: all cores)"),
 		CLI_OPT_END
@@ -310,10 +314,12 @@ static int cmd_predict(int argc, char **argv)
 	rc = cli_check_outputs("predict", ins, 2, outs, 2);
 	if (rc)
 		return rc;
-	const struct nb_model *m = nb_model_find(a.model);
-	if (!m)
+	const struct nb_model *known = nb_model_find(a.model);
+	if (!known)
 		return cli_usage_error("predict", "--model: unknown model '%s'; the models are %s",
 				       a.model, nb_model_names());
+	struct nb_model shape = nb_model_resized(known, (int)a.layers, (int)a.filters);
+	const struct nb_model *m = &shape;
 	rc = nb_device_select("predict", common.device, &dev);
 	if (rc)
 		return rc;

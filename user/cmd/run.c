@@ -82,7 +82,7 @@ static int parse_tests(struct run *r)
 {
 	if (!r->tests_arg) {
 		for (int i = 0; i < NB_TEST_COUNT; i++)
-			r->selected[i] = true;
+			r->selected[i] = nb_test_default(i);
 		return 0;
 	}
 	const char *p = r->tests_arg;
@@ -193,7 +193,7 @@ static int open_backend(struct run *r, const sigset_t *stop_set)
 void run_tests(struct run *r)
 {
 	static const enum nb_test_id order[] = { NB_TEST_PEAK, NB_TEST_MONO,
-		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW };
+		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW, NB_TEST_TRAIN };
 	struct nb_run_config cfg = {
 		.batch = (int)r->batch, .frames = (int)r->frames,
 		.quick = r->quick, .seed = (uint64_t)r->seed,
@@ -221,7 +221,7 @@ void run_tests(struct run *r)
 		r->count += r->selected[i];
 	if (!r->selected[NB_TEST_PEAK] &&
 	    (r->selected[NB_TEST_MONO] || r->selected[NB_TEST_COLOR] ||
-	     r->selected[NB_TEST_GATES]))
+	     r->selected[NB_TEST_GATES] || r->selected[NB_TEST_TRAIN]))
 		measure_peak(r);
 	for (int k = 0; k < NB_TEST_COUNT; k++) {
 		enum nb_test_id id = order[k];
@@ -477,7 +477,7 @@ static int cmd_run(int argc, char **argv)
 	static struct run r;
 	const struct cli_option opts[] = {
 		CLI_STRING_OPT("tests", 't', &r.tests_arg, "LIST",
-			       "comma-separated tests (default: all): convlstm-mono, convlstm-color, convlstm-gates, fp32-peak, mem-bandwidth"),
+			       "comma-separated tests (default: all but convlstm-train): convlstm-mono, convlstm-color, convlstm-gates, fp32-peak, mem-bandwidth, convlstm-train"),
 		CLI_INT_OPT("batch", 'b', &r.batch, "N", 1, 256,
 			    "batch size for the model and gate tests (non-standard)"),
 		CLI_INT_OPT("frames", 'f', &r.frames, "N", 1, 1000,

@@ -113,6 +113,11 @@ static void cpu_close(void *ctx)
 	free(c);
 }
 
+void nb_cpu_parallel(void *ctx, void (*fn)(void *arg, int tid, int n), void *arg)
+{
+	pool_run(&((struct cpu *)ctx)->pool, fn, arg);
+}
+
 static const char *cpu_describe(void *ctx)
 {
 	return ((struct cpu *)ctx)->desc;

@@ -61,4 +61,11 @@ extern const struct nb_cpu_kernels nb_cpu_kernels_avx512;
 extern const struct nb_cpu_kernels nb_cpu_kernels_avx2;
 extern const struct nb_cpu_kernels nb_cpu_kernels_generic;
 
+/*
+ * Runs fn(arg, tid, n) on each of the CPU backend's n threads (ctx from
+ * nb_cpu_backend.open) and returns when all have: what the training step
+ * (cpu_train.c) shares the forward's thread pool through.
+ */
+void nb_cpu_parallel(void *ctx, void (*fn)(void *arg, int tid, int n), void *arg);
+
 #endif /* NB_CPU_KERNELS_H */

@@ -44,6 +44,11 @@ const struct nb_model *nb_model_find(const char *name);
 const char *nb_model_names(void);
 /* 0 when the shape is usable, else -1 with a reason in err. */
 int nb_model_check(const struct nb_model *m, char *err, size_t errlen);
+/*
+ * A model with its layer count and every layer's filters changed (0: kept),
+ * for a smaller model of the same shape (navibench train, predict).
+ */
+struct nb_model nb_model_resized(const struct nb_model *m, int layers, int filters);
 /* Input channels of layer l. */
 int nb_layer_cin(const struct nb_model *m, int l);
 
@@ -240,6 +245,7 @@ enum nb_test_id {
 	NB_TEST_GATES,
 	NB_TEST_PEAK,
 	NB_TEST_BW,
+	NB_TEST_TRAIN,		/* not in the default suite nor the composite score (bench.c) */
 	NB_TEST_COUNT,
 };
 
@@ -257,6 +263,8 @@ const struct nb_test_info *nb_test_find(const char *name);
 const struct nb_test_info *nb_test_get(enum nb_test_id id);
 /* "convlstm-mono, convlstm-color, ..." */
 const char *nb_test_names(void);
+/* in a run without --tests, and in the composite score */
+bool nb_test_default(enum nb_test_id id);
 
 struct nb_run_config {
 	int batch;		/* 0: the test's standard */

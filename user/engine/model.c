@@ -40,6 +40,21 @@ const char *nb_model_names(void)
 	return "convlstm-mono, convlstm-color";
 }
 
+struct nb_model nb_model_resized(const struct nb_model *m, int layers, int filters)
+{
+	struct nb_model r = *m;
+
+	if (layers > 0 && layers <= NB_MAX_LAYERS) {
+		for (int l = r.layers; l < layers; l++)
+			r.filters[l] = r.filters[r.layers - 1];
+		r.layers = layers;
+	}
+	if (filters > 0)
+		for (int l = 0; l < r.layers; l++)
+			r.filters[l] = filters;
+	return r;
+}
+
 int nb_layer_cin(const struct nb_model *m, int l)
 {
 	return l == 0 ? m->channels : m->filters[l - 1];

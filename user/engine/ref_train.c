@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The reference training step (train.h): plain loops, double precision
+ * throughout, every intermediate kept for the backward pass. Written to be
+ * read and checked against finite differences, not to be fast.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/train.h"
+
+static void *zalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		abort();	/* the reference runs in tests and validation only */
+	return p;
+}
+
+struct nb_ref_params *nb_ref_params_alloc(const struct nb_model *m)
+{
+	struct nb_weights shape = { .model = *m };
+	struct nb_tensor t[NB_MAX_TENSORS];
+	struct nb_ref_params *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->model = *m;
+	p->n = nb_weights_tensors(&shape, t);
+	for (int i = 0; i < p->n; i++) {
+		memcpy(p->name[i], t[i].name, NB_TENSOR_NAME);
+		p->count[i] = t[i].count;
+		p->v[i] = calloc(t[i].count, sizeof(double));
+		if (!p->v[i]) {
+			nb_ref_params_free(p);
+			return NULL;
+		}
+	}
+	return p;
+}
+
+void nb_ref_params_free(struct nb_ref_params *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p);
+}
+
+void nb_ref_params_from(struct nb_ref_params *p, const struct nb_weights *w)
+{
+	struct nb_tensor t[NB_MAX_TENSORS];
+
+	nb_weights_tensors((struct nb_weights *)w, t);
+	for (int i = 0; i < p->n; i++)
+		for (size_t e = 0; e < p->count[i]; e++)
+			p->v[i][e] = (*t[i].data)[e];
+}
+
+void nb_ref_params_to(const struct nb_ref_params *p, struct nb_weights *w)
+{
+	struct nb_tensor t[NB_MAX_TENSORS];
+
+	nb_weights_tensors(w, t);
+	for (int i = 0; i < p->n; i++)
+		for (size_t e = 0; e < p->count[i]; e++)
+			(*t[i].data)[e] = (float)p->v[i][e];
+}
+
+static double hard_sigmoid(double x)
+{
+	double y = 0.2 * x + 0.5;
+
+	return y < 0 ? 0 : y > 1 ? 1 : y;
+}
+
+static double hard_sigmoid_grad(double x)
+{
+	return x > -2.5 && x < 2.5 ? 0.2 : 0;
+}
+
+static double sigmoid(double x)
+{
+	return 1.0 / (1.0 + exp(-x));
+}
+
+/*
+ * A 3x3 "same" convolution of one frame x (H,W,cin) with k (3,3,cin,cout),
+ * added into z (H,W,cout).
+ */
+static void conv_fwd(int hgt, int wid, int cin, int cout, const double *x,
+		     const double *k, double *z)
+{
+	for (int y = 0; y < hgt; y++)
+		for (int xx = 0; xx < wid; xx++) {
+			double *zo = z + ((size_t)y * wid + xx) * cout;
+
+			for (int tap = 0; tap < 9; tap++) {
+				int sy = y + tap / 3 - 1, sx = xx + tap % 3 - 1;
+
+				if (sy < 0 || sy >= hgt || sx < 0 || sx >= wid)
+					continue;
+				const double *xi = x + ((size_t)sy * wid + sx) * cin;
+				const double *kt = k + (size_t)tap * cin * cout;
+
+				for (int i = 0; i < cin; i++)
+					for (int o = 0; o < cout; o++)
+						zo[o] += xi[i] * kt[(size_t)i * cout + o];
+			}
+		}
+}
+
+/*
+ * conv_fwd()'s backward: dz (H,W,cout) into dk (added) and, when dx is not
+ * NULL, dx (H,W,cin, added).
+ */
+static void conv_bwd(int hgt, int wid, int cin, int cout, const double *x,
+		     const double *k, const double *dz, double *dk, double *dx)
+{
+	for (int y = 0; y < hgt; y++)
+		for (int xx = 0; xx < wid; xx++) {
+			const double *d = dz + ((size_t)y * wid + xx) * cout;
+
+			for (int tap = 0; tap < 9; tap++) {
+				int sy = y + tap / 3 - 1, sx = xx + tap % 3 - 1;
+
+				if (sy < 0 || sy >= hgt || sx < 0 || sx >= wid)
+					continue;
+				size_t sp = (size_t)sy * wid + sx;
+				const double *xi = x + sp * cin;
+				const double *kt = k + (size_t)tap * cin * cout;
+				double *dkt = dk + (size_t)tap * cin * cout;
+
+				for (int i = 0; i < cin; i++) {
+					double acc = 0;
+
+					for (int o = 0; o < cout; o++) {
+						dkt[(size_t)i * cout + o] += xi[i] * d[o];
+						acc += kt[(size_t)i * cout + o] * d[o];
+					}
+					if (dx)
+						dx[sp * cin + i] += acc;
+				}
+			}
+		}
+}
+
+/* one ConvLSTM layer and its BatchNormalization, with what backward needs */
+struct layer {
+	int cin, f, keep;	/* keep: frames the layer returns (BN sees) */
+	const double *x;	/* input (B,T,H,W,cin), not owned */
+	double *z;		/* gate pre-activations (B,T,H,W,4F) */
+	double *c, *h;		/* states (B,T,H,W,F) */
+	double *xhat, *y;	/* BN's normalized input and output (B,keep,H,W,F) */
+	double *mean, *var;	/* batch statistics (F) */
+};
+
+static void layer_forward(const struct nb_ref_params *p, int l, struct layer *L,
+			  int batch, int frames)
+{
+	const struct nb_model *m = &p->model;
+	int hgt = m->height, wid = m->width, f = L->f, cin = L->cin, g = 4 * f;
+	size_t px = (size_t)hgt * wid;
+	const double *k = p->v[nb_tensor_index(l, NB_T_KERNEL)];
+	const double *u = p->v[nb_tensor_index(l, NB_T_RKERNEL)];
+	const double *bias = p->v[nb_tensor_index(l, NB_T_BIAS)];
+	const double *gamma = p->v[nb_tensor_index(l, NB_T_GAMMA)];
+	const double *beta = p->v[nb_tensor_index(l, NB_T_BETA)];
+	double *zero = zalloc(px * f, sizeof(double));
+
+	for (int b = 0; b < batch; b++)
+		for (int t = 0; t < frames; t++) {
+			size_t bt = (size_t)b * frames + t;
+			double *z = L->z + bt * px * g;
+			double *c = L->c + bt * px * f, *h = L->h + bt * px * f;
+			const double *hp = t ? h - px * f : zero;
+			const double *cp = t ? c - px * f : zero;
+
+			for (size_t q = 0; q < px; q++)
+				memcpy(z + q * g, bias, g * sizeof(double));
+			conv_fwd(hgt, wid, cin, g, L->x + bt * px * cin, k, z);
+			conv_fwd(hgt, wid, f, g, hp, u, z);
+			for (size_t q = 0; q < px; q++)
+				for (int j = 0; j < f; j++) {
+					const double *zq = z + q * g;
+					double ig = hard_sigmoid(zq[j]);
+					double fg = hard_sigmoid(zq[f + j]);
+					double cc = tanh(zq[2 * f + j]);
+					double og = hard_sigmoid(zq[3 * f + j]);
+					double cn = fg * cp[q * f + j] + ig * cc;
+
+					c[q * f + j] = cn;
+					h[q * f + j] = og * tanh(cn);
+				}
+		}
+	free(zero);
+
+	/* BatchNormalization over (batch, kept frames, H, W) per channel */
+	size_t n = (size_t)batch * L->keep * px;
+	for (int b = 0; b < batch; b++)
+		for (int t = 0; t < L->keep; t++) {
+			const double *h = L->h +
+				((size_t)b * frames + frames - L->keep + t) * px * f;
+
+			for (size_t q = 0; q < px; q++)
+				for (int j = 0; j < f; j++)
+					L->mean[j] += h[q * f + j];
+		}
+	for (int j = 0; j < f; j++)
+		L->mean[j] /= (double)n;
+	for (int b = 0; b < batch; b++)
+		for (int t = 0; t < L->keep; t++) {
+			const double *h = L->h +
+				((size_t)b * frames + frames - L->keep + t) * px * f;
+
+			for (size_t q = 0; q < px; q++)
+				for (int j = 0; j < f; j++) {
+					double d = h[q * f + j] - L->mean[j];
+
+					L->var[j] += d * d;
+				}
+		}
+	for (int j = 0; j < f; j++)
+		L->var[j] /= (double)n;
+	for (int b = 0; b < batch; b++)
+		for (int t = 0; t < L->keep; t++) {
+			const double *h = L->h +
+				((size_t)b * frames + frames - L->keep + t) * px * f;
+			size_t o = ((size_t)b * L->keep + t) * px * f;
+
+			for (size_t q = 0; q < px; q++)
+				for (int j = 0; j < f; j++) {
+					double xh = (h[q * f + j] - L->mean[j]) /
+						sqrt(L->var[j] + NB_BN_EPSILON);
+
+					L->xhat[o + q * f + j] = xh;
+					L->y[o + q * f + j] = gamma[j] * xh + beta[j];
+				}
+		}
+}
+
+/*
+ * BN's backward (training mode: the statistics depend on the input) from
+ * dy (B,keep,H,W,F) into dgamma, dbeta and dh (B,T,H,W,F, the kept frames').
+ */
+static void bn_backward(const struct nb_ref_params *p, int l,
+			const struct layer *L, int batch, int frames, size_t px,
+			const double *dy, struct nb_ref_params *grad, double *dh)
+{
+	int f = L->f;
+	size_t n = (size_t)batch * L->keep * px;
+	const double *gamma = p->v[nb_tensor_index(l, NB_T_GAMMA)];
+	double *dgamma = grad->v[nb_tensor_index(l, NB_T_GAMMA)];
+	double *dbeta = grad->v[nb_tensor_index(l, NB_T_BETA)];
+
+	for (size_t e = 0; e < n * f; e++) {
+		dgamma[e % f] += dy[e] * L->xhat[e];
+		dbeta[e % f] += dy[e];
+	}
+	for (int b = 0; b < batch; b++)
+		for (int t = 0; t < L->keep; t++) {
+			size_t o = ((size_t)b * L->keep + t) * px * f;
+			double *d = dh + ((size_t)b * frames + frames - L->keep + t) *
+				px * f;
+
+			for (size_t q = 0; q < px; q++)
+				for (int j = 0; j < f; j++) {
+					size_t e = o + q * f + j;
+
+					d[q * f + j] = gamma[j] /
+						sqrt(L->var[j] + NB_BN_EPSILON) *
+						(dy[e] - dbeta[j] / (double)n -
+						 L->xhat[e] * dgamma[j] / (double)n);
+				}
+		}
+}
+
+/*
+ * Backpropagation through time of one layer: dh (B,T,H,W,F) from above
+ * into its kernels' and bias' gradients, and, when dx is not NULL, into
+ * dx (B,T,H,W,cin): the gradient of the layer's input.
+ */
+static void layer_backward(const struct nb_ref_params *p, int l,
+			   const struct layer *L, int batch, int frames,
+			   const double *dh_out, struct nb_ref_params *grad,
+			   double *dx)
+{
+	const struct nb_model *m = &p->model;
+	int hgt = m->height, wid = m->width, f = L->f, cin = L->cin, g = 4 * f;
+	size_t px = (size_t)hgt * wid;
+	const double *k = p->v[nb_tensor_index(l, NB_T_KERNEL)];
+	const double *u = p->v[nb_tensor_index(l, NB_T_RKERNEL)];
+	double *dk = grad->v[nb_tensor_index(l, NB_T_KERNEL)];
+	double *du = grad->v[nb_tensor_index(l, NB_T_RKERNEL)];
+	double *dbias = grad->v[nb_tensor_index(l, NB_T_BIAS)];
+	double *zero = zalloc(px * f, sizeof(double));
+	double *dh_rec = zalloc(px * f, sizeof(double));	/* from frame t + 1 */
+	double *dc_next = zalloc(px * f, sizeof(double));
+	double *dz = zalloc(px * g, sizeof(double));
+
+	for (int b = 0; b < batch; b++) {
+		memset(dh_rec, 0, px * f * sizeof(double));
+		memset(dc_next, 0, px * f * sizeof(double));
+		for (int t = frames - 1; t >= 0; t--) {
+			size_t bt = (size_t)b * frames + t;
+			const double *z = L->z + bt * px * g;
+			const double *c = L->c + bt * px * f;
+			const double *hp = t ? L->h + (bt - 1) * px * f : zero;
+			const double *cp = t ? c - px * f : zero;
+			const double *dho = dh_out + bt * px * f;
+
+			for (size_t q = 0; q < px; q++)
+				for (int j = 0; j < f; j++) {
+					const double *zq = z + q * g;
+					double *dzq = dz + q * g;
+					size_t s = q * f + j;
+					double ig = hard_sigmoid(zq[j]);
+					double fg = hard_sigmoid(zq[f + j]);
+					double cc = tanh(zq[2 * f + j]);
+					double og = hard_sigmoid(zq[3 * f + j]);
+					double tc = tanh(c[s]);
+					double dh = dho[s] + dh_rec[s];
+					double dc = dc_next[s] + dh * og * (1 - tc * tc);
+
+					dzq[j] = dc * cc * hard_sigmoid_grad(zq[j]);
+					dzq[f + j] = dc * cp[s] * hard_sigmoid_grad(zq[f + j]);
+					dzq[2 * f + j] = dc * ig * (1 - cc * cc);
+					dzq[3 * f + j] = dh * tc * hard_sigmoid_grad(zq[3 * f + j]);
+					dc_next[s] = dc * fg;
+				}
+			for (size_t q = 0; q < px; q++)
+				for (int o = 0; o < g; o++)
+					dbias[o] += dz[q * g + o];
+			conv_bwd(hgt, wid, cin, g, L->x + bt * px * cin, k, dz, dk,
+				 dx ? dx + bt * px * cin : NULL);
+			memset(dh_rec, 0, px * f * sizeof(double));
+			conv_bwd(hgt, wid, f, g, hp, u, dz, du, t ? dh_rec : NULL);
+		}
+	}
+	free(zero);
+	free(dh_rec);
+	free(dc_next);
+	free(dz);
+}
+
+/*
+ * The head's logits from the last layer's output y (B,keep,H,W,F) into
+ * out (nb_output_count()); with dout not NULL, instead its backward:
+ * dout into the head's gradients and dy.
+ */
+static void head(const struct nb_ref_params *p, const double *y, int f,
+		 int batch, int frames, double *out, const double *dout,
+		 struct nb_ref_params *grad, double *dy)
+{
+	const struct nb_model *m = &p->model;
+	int hgt = m->height, wid = m->width, no = m->head_out;
+	size_t px = (size_t)hgt * wid;
+	int hk = nb_head_kernel_index(m);
+	const double *k = p->v[hk], *bias = p->v[hk + 1];
+
+	if (m->head == NB_HEAD_CONV2D) {
+		for (int b = 0; b < batch; b++) {
+			const double *yb = y + (size_t)b * px * f;
+
+			if (!dout) {
+				double *o = out + (size_t)b * px * no;
+
+				for (size_t q = 0; q < px; q++)
+					memcpy(o + q * no, bias, no * sizeof(double));
+				conv_fwd(hgt, wid, f, no, yb, k, o);
+				continue;
+			}
+			const double *d = dout + (size_t)b * px * no;
+			for (size_t q = 0; q < px; q++)
+				for (int o = 0; o < no; o++)
+					grad->v[hk + 1][o] += d[q * no + o];
+			conv_bwd(hgt, wid, f, no, yb, k, d, grad->v[hk],
+				 dy + (size_t)b * px * f);
+		}
+		return;
+	}
+	/* Conv3D(3x3x3, same): frame t sees frames t - 1, t, t + 1 */
+	for (int b = 0; b < batch; b++)
+		for (int t = 0; t < frames; t++) {
+			size_t bt = (size_t)b * frames + t;
+
+			if (!dout)
+				for (size_t q = 0; q < px; q++)
+					out[bt * px + q] = bias[0];
+			else
+				for (size_t q = 0; q < px; q++)
+					grad->v[hk + 1][0] += dout[bt * px + q];
+			for (int kt = 0; kt < 3; kt++) {
+				int st = t + kt - 1;
+
+				if (st < 0 || st >= frames)
+					continue;
+				size_t sbt = (size_t)b * frames + st;
+				const double *kk = k + (size_t)kt * 9 * f;
+
+				if (!dout)
+					conv_fwd(hgt, wid, f, 1, y + sbt * px * f, kk,
+						 out + bt * px);
+				else
+					conv_bwd(hgt, wid, f, 1, y + sbt * px * f, kk,
+						 dout + bt * px,
+						 grad->v[hk] + (size_t)kt * 9 * f,
+						 dy + sbt * px * f);
+			}
+		}
+}
+
+double nb_ref_train_loss(const struct nb_ref_params *p, const float *in,
+			 const float *target, int batch, int frames,
+			 struct nb_ref_params *grad)
+{
+	const struct nb_model *m = &p->model;
+	size_t px = (size_t)m->height * m->width;
+	size_t nin = (size_t)batch * frames * px * m->channels;
+	size_t nout = nb_output_count(m, batch, frames);
+	struct layer L[NB_MAX_LAYERS];
+	double *x0 = zalloc(nin, sizeof(double));
+	double *logit = zalloc(nout, sizeof(double));
+	double loss = 0;
+
+	for (size_t e = 0; e < nin; e++)
+		x0[e] = in[e];
+	for (int l = 0; l < m->layers; l++) {
+		int f = m->filters[l];
+		size_t states = (size_t)batch * frames * px * f;
+
+		L[l].cin = nb_layer_cin(m, l);
+		L[l].f = f;
+		L[l].keep = nb_layer_output_frames(m, l, frames);
+		L[l].x = l ? L[l - 1].y : x0;
+		L[l].z = zalloc(4 * states, sizeof(double));
+		L[l].c = zalloc(states, sizeof(double));
+		L[l].h = zalloc(states, sizeof(double));
+		L[l].xhat = zalloc((size_t)batch * L[l].keep * px * f, sizeof(double));
+		L[l].y = zalloc((size_t)batch * L[l].keep * px * f, sizeof(double));
+		L[l].mean = zalloc(f, sizeof(double));
+		L[l].var = zalloc(f, sizeof(double));
+		layer_forward(p, l, &L[l], batch, frames);
+	}
+	const struct layer *last = &L[m->layers - 1];
+	head(p, last->y, last->f, batch, frames, logit, NULL, NULL, NULL);
+
+	/* the loss, and its gradient with respect to each logit */
+	enum nb_loss kind = nb_model_loss(m);
+	for (size_t e = 0; e < nout; e++) {
+		double z = logit[e], y = target[e], s = sigmoid(z);
+
+		if (kind == NB_LOSS_BCE) {
+			loss += fmax(z, 0) - z * y + log1p(exp(-fabs(z)));
+			logit[e] = (s - y) / (double)nout;
+		} else {
+			loss += fabs(s - y);
+			logit[e] = (s > y ? 1 : s < y ? -1 : 0) * s * (1 - s) /
+				(double)nout;
+		}
+	}
+	loss /= (double)nout;
+
+	if (grad) {
+		for (int i = 0; i < grad->n; i++)
+			memset(grad->v[i], 0, grad->count[i] * sizeof(double));
+		double *dy = zalloc((size_t)batch * last->keep * px * last->f,
+				    sizeof(double));
+		head(p, last->y, last->f, batch, frames, NULL, logit, grad, dy);
+		for (int l = m->layers - 1; l >= 0; l--) {
+			size_t states = (size_t)batch * frames * px * L[l].f;
+			double *dh = zalloc(states, sizeof(double));
+			double *dx = l ? zalloc((size_t)batch * frames * px * L[l].cin,
+						sizeof(double)) : NULL;
+
+			bn_backward(p, l, &L[l], batch, frames, px, dy, grad, dh);
+			layer_backward(p, l, &L[l], batch, frames, dh, grad, dx);
+			memcpy(grad->v[nb_tensor_index(l, NB_T_MEAN)], L[l].mean,
+			       L[l].f * sizeof(double));
+			memcpy(grad->v[nb_tensor_index(l, NB_T_VAR)], L[l].var,
+			       L[l].f * sizeof(double));
+			free(dh);
+			free(dy);
+			dy = dx;	/* the layer below returns every frame */
+		}
+		free(dy);
+	}
+	for (int l = 0; l < m->layers; l++) {
+		free(L[l].z);
+		free(L[l].c);
+		free(L[l].h);
+		free(L[l].xhat);
+		free(L[l].y);
+		free(L[l].mean);
+		free(L[l].var);
+	}
+	free(x0);
+	free(logit);
+	return loss;
+}
+
+int nb_ref_adam_init(struct nb_ref_adam *a, const struct nb_model *m)
+{
+	a->step = 0;
+	a->m = nb_ref_params_alloc(m);
+	a->v = nb_ref_params_alloc(m);
+	if (!a->m || !a->v) {
+		nb_ref_adam_free(a);
+		return -1;
+	}
+	return 0;
+}
+
+void nb_ref_adam_free(struct nb_ref_adam *a)
+{
+	nb_ref_params_free(a->m);
+	nb_ref_params_free(a->v);
+	a->m = a->v = NULL;
+}
+
+void nb_ref_adam_apply(struct nb_ref_adam *a, struct nb_ref_params *p,
+		       const struct nb_ref_params *g)
+{
+	a->step++;
+	double alpha = NB_ADAM_LR * sqrt(1 - pow(NB_ADAM_BETA2, (double)a->step)) /
+		(1 - pow(NB_ADAM_BETA1, (double)a->step));
+
+	for (int i = 0; i < p->n; i++) {
+		double *v = p->v[i];
+		const double *gi = g->v[i];
+
+		if (!nb_tensor_trained(i)) {
+			for (size_t e = 0; e < p->count[i]; e++)
+				v[e] = v[e] * NB_BN_MOMENTUM +
+					gi[e] * (1 - NB_BN_MOMENTUM);
+			continue;
+		}
+		double *mi = a->m->v[i], *vi = a->v->v[i];
+		for (size_t e = 0; e < p->count[i]; e++) {
+			mi[e] += (gi[e] - mi[e]) * (1 - NB_ADAM_BETA1);
+			vi[e] += (gi[e] * gi[e] - vi[e]) * (1 - NB_ADAM_BETA2);
+			v[e] -= alpha * mi[e] / (sqrt(vi[e]) + NB_ADAM_EPSILON);
+		}
+	}
+}
+
+double nb_ref_train_step(struct nb_weights *w, struct nb_ref_adam *a,
+			 const float *in, const float *target, int batch,
+			 int frames, struct nb_ref_params *grad)
+{
+	struct nb_ref_params *p = nb_ref_params_alloc(&w->model);
+	struct nb_ref_params *g = grad ? grad : nb_ref_params_alloc(&w->model);
+	double loss = NAN;
+
+	if (p && g) {
+		nb_ref_params_from(p, w);
+		loss = nb_ref_train_loss(p, in, target, batch, frames, g);
+		nb_ref_adam_apply(a, p, g);
+		nb_ref_params_to(p, w);
+	}
+	nb_ref_params_free(p);
+	if (g != grad)
+		nb_ref_params_free(g);
+	return loss;
+}
+
+double nb_flops_train(const struct nb_model *m, int batch, int frames)
+{
+	double px = (double)m->height * m->width, sum = 0;
+	int f = m->filters[m->layers - 1];
+
+	for (int l = 0; l < m->layers; l++) {
+		double cin = nb_layer_cin(m, l), fl = m->filters[l];
+		double in = 2 * px * 9 * cin * 4 * fl, rec = 2 * px * 9 * fl * 4 * fl;
+
+		sum += frames * (in + rec);		/* forward */
+		sum += frames * in * (l ? 2 : 1);	/* dK, and dx above layer 0 */
+		sum += (frames - 1) * 2 * rec;		/* dU and dh */
+	}
+	if (m->head == NB_HEAD_CONV3D)
+		sum += 3 * 2 * px * 27 * f * m->head_out * frames;
+	else
+		sum += 3 * 2 * px * 9 * f * m->head_out;
+	return sum * batch;
+}
