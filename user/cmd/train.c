@@ -199,34 +199,120 @@ out:
 	return rc;
 }
 
+/* What the command line asks for. */
+struct train_args {
+	const char *model, *input, *output;
+	long seed, threads, epochs, batch, holdout, movies, frames, layers, filters;
+};
+
+/* The movies into a: read from t->input, or generated. An exit status. */
+static int load_movies(const struct train_args *t, const struct nb_model *m, struct nb_array *a)
+{
+	float *next;
+
+	if (t->input) {
+		if (nb_npy_read(t->input, a))
+			return NB_EXIT_USAGE;
+		if (a->rank != 5 || a->shape[1] < 2 || a->shape[2] != m->height ||
+		    a->shape[3] != m->width || a->shape[4] != m->channels) {
+			nb_array_free(a);
+			return cli_usage_error("train", "%s: expected movies of shape (B, T, %d, %d, %d) with T >= 2",
+					       t->input, m->height, m->width, m->channels);
+		}
+		return 0;
+	}
+	a->rank = 5;
+	a->shape[0] = t->movies;
+	a->shape[1] = t->frames;
+	a->shape[2] = m->height;
+	a->shape[3] = m->width;
+	a->shape[4] = m->channels;
+	a->count = (size_t)t->movies * t->frames * m->height * m->width * m->channels;
+	a->data = malloc(a->count * sizeof(float));
+	next = malloc(a->count * sizeof(float));
+	if (!a->data || !next) {
+		free(next);
+		nb_array_free(a);
+		fprintf(stderr, "navibench train: out of memory\n");
+		return NB_EXIT_FAIL;
+	}
+	nb_movie_generate((uint64_t)t->seed, (int)t->movies, (int)t->frames, m->height,
+			  m->width, m->channels, a->data, next);
+	free(next);
+	return 0;
+}
+
+/* Model m trained on the movies of a as t says: an exit status. */
+static int train_model(const struct train_args *t, const struct nb_model *m, struct nb_array *a)
+{
+	struct nb_backend_config cfg = { .device = -1, .threads = (int)t->threads };
+	struct movies mv = { 0 };
+	struct nb_weights *w;
+	struct run r = { 0 };
+	char err[256];
+	int rc;
+
+	w = nb_weights_alloc(m);
+	if (!w || split_frames(a, &mv)) {
+		fprintf(stderr, "navibench train: out of memory\n");
+		rc = NB_EXIT_FAIL;
+		goto out;
+	}
+	nb_weights_init(w, (uint64_t)t->seed);
+	if (nb_cpu_backend.open(&cfg, &r.ctx, err, sizeof(err)) ||
+	    nb_cpu_train.load(r.ctx, w, (int)t->batch, mv.frames, &r.tr, err, sizeof(err))) {
+		fprintf(stderr, "navibench train: %s\n", err);
+		rc = NB_EXIT_FAIL;
+		goto out;
+	}
+	r.w = w;
+	r.mv = &mv;
+	r.ntrain = mv.n - (int)t->holdout;
+	r.nhold = (int)t->holdout;
+	r.batch = (int)t->batch;
+	r.epochs = (int)t->epochs;
+	r.seed = t->seed;
+	r.output = t->output;
+	r.tty = isatty(STDERR_FILENO);
+	rc = train_epochs(&r);
+out:
+	if (r.tr)
+		nb_cpu_train.free(r.ctx, r.tr);
+	if (r.ctx)
+		nb_cpu_backend.close(r.ctx);
+	nb_weights_free(w);
+	free(mv.in);
+	free(mv.target);
+	return rc;
+}
+
 static int cmd_train(int argc, char **argv)
 {
-	const char *model = "convlstm-mono", *input = NULL, *output = NULL;
-	long seed = 1, threads = 0, epochs = 1, batch = 4, holdout = 4;
-	long movies = 64, frames = 20, layers = 0, filters = 0;
+	struct train_args t = { .model = "convlstm-mono", .seed = 1, .epochs = 1, .batch = 4,
+				.holdout = 4, .movies = 64, .frames = 20 };
 	const struct cli_option opts[] = {
-		CLI_STRING_OPT("model", 'm', &model, "MODEL",
+		CLI_STRING_OPT("model", 'm', &t.model, "MODEL",
 			       "the model to train: convlstm-mono (the default)"),
-		CLI_INFILE_OPT("input", 'i', &input, "FILE",
+		CLI_INFILE_OPT("input", 'i', &t.input, "FILE",
 			       "the movies, .npy float32 (B, T, 40, 40, 1), T >= 2 "
 			       "(default: generated moving squares)"),
-		CLI_INT_OPT("movies", 0, &movies, "N", 2, 100000,
+		CLI_INT_OPT("movies", 0, &t.movies, "N", 2, 100000,
 			    "generated movies, held-out ones included (default 64)"),
-		CLI_INT_OPT("frames", 0, &frames, "N", 2, 4096,
+		CLI_INT_OPT("frames", 0, &t.frames, "N", 2, 4096,
 			    "frames of each generated movie (default 20)"),
-		CLI_OUTFILE_OPT("output", 'o', &output, "FILE",
+		CLI_OUTFILE_OPT("output", 'o', &t.output, "FILE",
 				"the checkpoint, safetensors, rewritten after each epoch (required)"),
-		CLI_INT_OPT("epochs", 'e', &epochs, "N", 1, 100000, "passes over the training movies (default 1)"),
-		CLI_INT_OPT("batch", 'b', &batch, "N", 1, 4096, "movies per step (default 4)"),
-		CLI_INT_OPT("holdout", 0, &holdout, "N", 1, 100000,
+		CLI_INT_OPT("epochs", 'e', &t.epochs, "N", 1, 100000, "passes over the training movies (default 1)"),
+		CLI_INT_OPT("batch", 'b', &t.batch, "N", 1, 4096, "movies per step (default 4)"),
+		CLI_INT_OPT("holdout", 0, &t.holdout, "N", 1, 100000,
 			    "the last N movies are held out of training (default 4)"),
-		CLI_INT_OPT("seed", 's', &seed, "N", 0, 2147483647,
+		CLI_INT_OPT("seed", 's', &t.seed, "N", 0, 2147483647,
 			    "seed for the initial weights, the generated movies and the order (default 1)"),
-		CLI_INT_OPT("layers", 0, &layers, "N", 1, NB_MAX_LAYERS,
+		CLI_INT_OPT("layers", 0, &t.layers, "N", 1, NB_MAX_LAYERS,
 			    "ConvLSTM layers (default: the model's, 4); predict needs the same"),
-		CLI_INT_OPT("filters", 0, &filters, "N", 1, 1024,
+		CLI_INT_OPT("filters", 0, &t.filters, "N", 1, 1024,
 			    "filters of every layer (default: the model's, 40); predict needs the same"),
-		CLI_INT_OPT("threads", 0, &threads, "N", 0, 256, "CPU threads (default 0: all cores)"),
+		CLI_INT_OPT("threads", 0, &t.threads, "N", 0, 256, "CPU threads (default 0: all cores)"),
 		CLI_OPT_END
 	};
 	const struct cli_spec spec = {
@@ -238,106 +324,40 @@ static int cmd_train(int argc, char **argv)
 	};
 	struct cli_common common;
 	struct nb_array a = { 0 };
-	struct movies mv = { 0 };
-	struct nb_weights *w = NULL;
-	struct run r = { 0 };
-	char err[256];
 	int rc = cli_parse(&spec, argc, argv, &common);
 
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (common.nargs > 0)
 		return cli_usage_error("train", "unexpected argument '%s'", common.args[0]);
-	if (!output)
+	if (!t.output)
 		return cli_usage_error("train", "--output FILE is required");
 	if (!nb_lib_have(NB_LIB_JSON_C))
 		return nb_lib_off("train", "--output", NB_LIB_JSON_C);
-	const struct cli_file ins[] = { { "--input", input } };
-	const struct cli_file outs[] = { { "--output", output } };
+	const struct cli_file ins[] = { { "--input", t.input } };
+	const struct cli_file outs[] = { { "--output", t.output } };
 
 	rc = cli_check_outputs("train", ins, 1, outs, 1);
 	if (rc)
 		return rc;
-	const struct nb_model *known = nb_model_find(model);
+	const struct nb_model *known = nb_model_find(t.model);
 
 	if (!known)
 		return cli_usage_error("train", "--model: unknown model '%s'; the models are %s",
-				       model, nb_model_names());
-	struct nb_model shape = nb_model_resized(known, (int)layers, (int)filters);
-	const struct nb_model *m = &shape;
+				       t.model, nb_model_names());
+	struct nb_model shape = nb_model_resized(known, (int)t.layers, (int)t.filters);
 
-	if (m->head != NB_HEAD_CONV3D)
-		return cli_usage_error("train", "--model %s: only convlstm-mono can be trained", model);
-	if (input) {
-		if (nb_npy_read(input, &a))
-			return NB_EXIT_USAGE;
-		if (a.rank != 5 || a.shape[1] < 2 || a.shape[2] != m->height ||
-		    a.shape[3] != m->width || a.shape[4] != m->channels) {
-			nb_array_free(&a);
-			return cli_usage_error("train", "%s: expected movies of shape (B, T, %d, %d, %d) with T >= 2",
-					       input, m->height, m->width, m->channels);
-		}
-	} else {
-		a.rank = 5;
-		a.shape[0] = movies;
-		a.shape[1] = frames;
-		a.shape[2] = m->height;
-		a.shape[3] = m->width;
-		a.shape[4] = m->channels;
-		a.count = (size_t)movies * frames * m->height * m->width * m->channels;
-		a.data = malloc(a.count * sizeof(float));
-		float *next = malloc(a.count * sizeof(float));
-
-		if (!a.data || !next) {
-			free(next);
-			nb_array_free(&a);
-			fprintf(stderr, "navibench train: out of memory\n");
-			return NB_EXIT_FAIL;
-		}
-		nb_movie_generate((uint64_t)seed, (int)movies, (int)frames, m->height,
-				  m->width, m->channels, a.data, next);
-		free(next);
-	}
-	if (holdout >= a.shape[0] || a.shape[0] - holdout < batch) {
-		rc = cli_usage_error("train", "%lld movies: --holdout %ld leaves fewer than --batch %ld to train on",
-				     (long long)a.shape[0], holdout, batch);
-		nb_array_free(&a);
+	if (shape.head != NB_HEAD_CONV3D)
+		return cli_usage_error("train", "--model %s: only convlstm-mono can be trained", t.model);
+	rc = load_movies(&t, &shape, &a);
+	if (rc)
 		return rc;
-	}
-	w = nb_weights_alloc(m);
-	if (!w || split_frames(&a, &mv)) {
-		fprintf(stderr, "navibench train: out of memory\n");
-		rc = NB_EXIT_FAIL;
-		goto out;
-	}
-	nb_weights_init(w, (uint64_t)seed);
-	struct nb_backend_config cfg = { .device = -1, .threads = (int)threads };
-
-	if (nb_cpu_backend.open(&cfg, &r.ctx, err, sizeof(err)) ||
-	    nb_cpu_train.load(r.ctx, w, (int)batch, mv.frames, &r.tr, err, sizeof(err))) {
-		fprintf(stderr, "navibench train: %s\n", err);
-		rc = NB_EXIT_FAIL;
-		goto out;
-	}
-	r.w = w;
-	r.mv = &mv;
-	r.ntrain = mv.n - (int)holdout;
-	r.nhold = (int)holdout;
-	r.batch = (int)batch;
-	r.epochs = (int)epochs;
-	r.seed = seed;
-	r.output = output;
-	r.tty = isatty(STDERR_FILENO);
-	rc = train_epochs(&r);
-out:
-	if (r.tr)
-		nb_cpu_train.free(r.ctx, r.tr);
-	if (r.ctx)
-		nb_cpu_backend.close(r.ctx);
-	nb_weights_free(w);
+	if (t.holdout >= a.shape[0] || a.shape[0] - t.holdout < t.batch)
+		rc = cli_usage_error("train", "%lld movies: --holdout %ld leaves fewer than --batch %ld to train on",
+				     (long long)a.shape[0], t.holdout, t.batch);
+	else
+		rc = train_model(&t, &shape, &a);
 	nb_array_free(&a);
-	free(mv.in);
-	free(mv.target);
 	return rc;
 }
 

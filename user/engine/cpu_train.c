@@ -601,17 +601,11 @@ static void sums_reduce(struct train *tr)
 			tr->tsum[e] += tr->tsum[(size_t)t * 2048 + e];
 }
 
-static int train_step(void *ctx, void *vtr, const float *in,
-		      const float *target, double *loss, char *err, size_t errlen)
+/* The forward pass over every layer, BatchNorm on the batch's statistics. */
+static void forward(void *ctx, struct train *tr, const float *in)
 {
-	struct train *tr = vtr;
-	const struct nb_model *m = &tr->m;
-	int layers = m->layers;
-
-	(void)err;
-	(void)errlen;
 	tr->L[0].x = in;
-	for (int l = 0; l < layers; l++) {
+	for (int l = 0; l < tr->m.layers; l++) {
 		struct tlayer *L = &tr->L[l];
 		double cnt = (double)tr->batch * L->keep * tr->px;
 
@@ -627,9 +621,14 @@ static int train_step(void *ctx, void *vtr, const float *in,
 		run_phase(ctx, tr, ph_bn_apply, l);
 	}
 	run_phase(ctx, tr, ph_head_forward, 0);
+}
 
+/* The loss against target; the head's logits become its gradient. */
+static double loss_grad(struct train *tr, const float *target)
+{
 	double sum = 0;
-	bool bce = nb_model_loss(m) == NB_LOSS_BCE;
+	bool bce = nb_model_loss(&tr->m) == NB_LOSS_BCE;
+
 	for (size_t e = 0; e < tr->nout; e++) {
 		double z = tr->logit[e], y = target[e], s = 1 / (1 + exp(-z));
 
@@ -642,7 +641,14 @@ static int train_step(void *ctx, void *vtr, const float *in,
 					       s * (1 - s) / (double)tr->nout);
 		}
 	}
-	*loss = sum / (double)tr->nout;
+	return sum / (double)tr->nout;
+}
+
+/* Backpropagation through the head, every layer and time; the gradients. */
+static void backward(void *ctx, struct train *tr)
+{
+	const struct nb_model *m = &tr->m;
+	int layers = m->layers;
 
 	memset(tr->tg, 0, (size_t)tr->threads * tr->total * sizeof(float));
 	run_phase(ctx, tr, ph_head_backward, 0);
@@ -681,13 +687,17 @@ static int train_step(void *ctx, void *vtr, const float *in,
 		for (size_t e = 0; e < tr->count[nb_head_kernel_index(m)]; e++)
 			tr->g[nb_head_kernel_index(m)][e] *= 1.01f;
 #endif
+}
 
-	/* Adam, and the moving averages */
+/* Adam on the trained tensors; the moving averages of the others. */
+static void adam_update(struct train *tr)
+{
 	tr->step++;
 	float alpha = (float)(NB_ADAM_LR * sqrt(1 - pow(NB_ADAM_BETA2, (double)tr->step)) /
 			      (1 - pow(NB_ADAM_BETA1, (double)tr->step)));
 	const float b1 = 1 - (float)NB_ADAM_BETA1, b2 = 1 - (float)NB_ADAM_BETA2;
 	const float mom = (float)NB_BN_MOMENTUM, eps = (float)NB_ADAM_EPSILON;
+
 	for (int i = 0; i < tr->n; i++) {
 		float *p = tr->p[i], *g = tr->g[i], *am = tr->am[i], *av = tr->av[i];
 
@@ -702,6 +712,19 @@ static int train_step(void *ctx, void *vtr, const float *in,
 			p[e] -= alpha * am[e] / (sqrtf(av[e]) + eps);
 		}
 	}
+}
+
+static int train_step(void *ctx, void *vtr, const float *in,
+		      const float *target, double *loss, char *err, size_t errlen)
+{
+	struct train *tr = vtr;
+
+	(void)err;
+	(void)errlen;
+	forward(ctx, tr, in);
+	*loss = loss_grad(tr, target);
+	backward(ctx, tr);
+	adam_update(tr);
 	refresh_transposed(tr);
 	return 0;
 }

@@ -158,8 +158,9 @@ struct layer {
 	double *mean, *var;	/* batch statistics (F) */
 };
 
-static void layer_forward(const struct nb_ref_params *p, int l, struct layer *L,
-			  int batch, int frames)
+/* Layer l's ConvLSTM over every frame: its gate pre-activations and states. */
+static void lstm_forward(const struct nb_ref_params *p, int l, struct layer *L,
+			 int batch, int frames)
 {
 	const struct nb_model *m = &p->model;
 	int hgt = m->height, wid = m->width, f = L->f, cin = L->cin, g = 4 * f;
@@ -167,8 +168,6 @@ static void layer_forward(const struct nb_ref_params *p, int l, struct layer *L,
 	const double *k = p->v[nb_tensor_index(l, NB_T_KERNEL)];
 	const double *u = p->v[nb_tensor_index(l, NB_T_RKERNEL)];
 	const double *bias = p->v[nb_tensor_index(l, NB_T_BIAS)];
-	const double *gamma = p->v[nb_tensor_index(l, NB_T_GAMMA)];
-	const double *beta = p->v[nb_tensor_index(l, NB_T_BETA)];
 	double *zero = zalloc(px * f, sizeof(double));
 
 	for (int b = 0; b < batch; b++)
@@ -197,9 +196,18 @@ static void layer_forward(const struct nb_ref_params *p, int l, struct layer *L,
 				}
 		}
 	free(zero);
+}
 
-	/* BatchNormalization over (batch, kept frames, H, W) per channel */
+/* Layer l's BatchNormalization over (batch, kept frames, H, W) per channel. */
+static void bn_forward(const struct nb_ref_params *p, int l, struct layer *L,
+		       int batch, int frames)
+{
+	int f = L->f;
+	size_t px = (size_t)p->model.height * p->model.width;
+	const double *gamma = p->v[nb_tensor_index(l, NB_T_GAMMA)];
+	const double *beta = p->v[nb_tensor_index(l, NB_T_BETA)];
 	size_t n = (size_t)batch * L->keep * px;
+
 	for (int b = 0; b < batch; b++)
 		for (int t = 0; t < L->keep; t++) {
 			const double *h = L->h +
@@ -240,6 +248,13 @@ static void layer_forward(const struct nb_ref_params *p, int l, struct layer *L,
 					L->y[o + q * f + j] = gamma[j] * xh + beta[j];
 				}
 		}
+}
+
+static void layer_forward(const struct nb_ref_params *p, int l, struct layer *L,
+			  int batch, int frames)
+{
+	lstm_forward(p, l, L, batch, frames);
+	bn_forward(p, l, L, batch, frames);
 }
 
 /*
@@ -413,6 +428,28 @@ static void head(const struct nb_ref_params *p, const double *y, int f,
 		}
 }
 
+/* The loss of the nout logits against target; each logit becomes its gradient. */
+static double loss_grad(const struct nb_model *m, const float *target, double *logit,
+			size_t nout)
+{
+	enum nb_loss kind = nb_model_loss(m);
+	double loss = 0;
+
+	for (size_t e = 0; e < nout; e++) {
+		double z = logit[e], y = target[e], s = sigmoid(z);
+
+		if (kind == NB_LOSS_BCE) {
+			loss += fmax(z, 0) - z * y + log1p(exp(-fabs(z)));
+			logit[e] = (s - y) / (double)nout;
+		} else {
+			loss += fabs(s - y);
+			logit[e] = (s > y ? 1 : s < y ? -1 : 0) * s * (1 - s) /
+				(double)nout;
+		}
+	}
+	return loss / (double)nout;
+}
+
 double nb_ref_train_loss(const struct nb_ref_params *p, const float *in,
 			 const float *target, int batch, int frames,
 			 struct nb_ref_params *grad)
@@ -424,7 +461,7 @@ double nb_ref_train_loss(const struct nb_ref_params *p, const float *in,
 	struct layer L[NB_MAX_LAYERS];
 	double *x0 = zalloc(nin, sizeof(double));
 	double *logit = zalloc(nout, sizeof(double));
-	double loss = 0;
+	double loss;
 
 	for (size_t e = 0; e < nin; e++)
 		x0[e] = in[e];
@@ -448,21 +485,7 @@ double nb_ref_train_loss(const struct nb_ref_params *p, const float *in,
 	const struct layer *last = &L[m->layers - 1];
 	head(p, last->y, last->f, batch, frames, logit, NULL, NULL, NULL);
 
-	/* the loss, and its gradient with respect to each logit */
-	enum nb_loss kind = nb_model_loss(m);
-	for (size_t e = 0; e < nout; e++) {
-		double z = logit[e], y = target[e], s = sigmoid(z);
-
-		if (kind == NB_LOSS_BCE) {
-			loss += fmax(z, 0) - z * y + log1p(exp(-fabs(z)));
-			logit[e] = (s - y) / (double)nout;
-		} else {
-			loss += fabs(s - y);
-			logit[e] = (s > y ? 1 : s < y ? -1 : 0) * s * (1 - s) /
-				(double)nout;
-		}
-	}
-	loss /= (double)nout;
+	loss = loss_grad(m, target, logit, nout);
 
 	if (grad) {
 		for (int i = 0; i < grad->n; i++)

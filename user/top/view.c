@@ -252,28 +252,13 @@ static int temp_item(int y, int x, int w, const struct top_dev *d, int s, int i,
 	return put(y, x, w, A_NORMAL, "%s %.0fC  ", name, t);
 }
 
-static void panel(const struct top_dev *d, int y, int x, int w, int lvl, int ch,
-		  const struct top_view *v, bool selected, double now)
+/* A panel's busy line: gfx and memory with their bars, media. */
+static void busy_line(const struct top_dev *d, int y, int x, int w, const struct top_view *v)
 {
-	const struct nb_devent *e = d->sd.e;
 	const struct nb_reading *r = d->r;
-	char b1[32], b2[32];
-	double a, b;
+	double a;
 	int used, bw;
 
-	used = put(y, x, w, (selected ? A_REVERSE : 0) | A_BOLD, "%d %s", e->dev.index,
-		   e->dev.name);
-	used += put(y, x + used, w - used, A_NORMAL, "  %s%s%s %s", e->asic[0] ? e->asic : "",
-		    e->gfx_target[0] ? " " : "", e->gfx_target, e->dev.pci);
-	if (d->sd.asleep)
-		put(y, x + used, w - used, att(P_ASLEEP, A_REVERSE) | A_BOLD, "  ASLEEP");
-	if (lvl == 0) {
-		if (!d->sd.asleep && rv(r, GT_S_GPU_BUSY, &a, 1))
-			put(y, x + used, w - used, A_NORMAL, "  gfx %.0f%%", a);
-		return;
-	}
-	y++;
-	/* busy: gfx, memory, media */
 	bw = (w - 48) / 2;
 	bw = bw < 4 ? 0 : bw > 30 ? 30 : bw;
 	used = 0;
@@ -295,9 +280,15 @@ static void panel(const struct top_dev *d, int y, int x, int w, int lvl, int ch,
 		put(y, x + used, w - used, A_NORMAL, "media %.0f%%", d->media_pct);
 	else
 		put(y, x + used, w - used, A_DIM, "media -");
-	y++;
-	/* clocks, fan */
-	used = 0;
+}
+
+/* A panel's clocks against their top level, and the fan. */
+static void clock_line(const struct top_dev *d, int y, int x, int w)
+{
+	const struct nb_reading *r = d->r;
+	double a;
+	int used = 0;
+
 	if (rv(r, GT_S_SCLK, &a, 1))
 		used += put(y, x, w, A_NORMAL, d->lim.has_sclk_max ? "sclk %.0f/%lld MHz  " :
 			     "sclk %.0f MHz  ", a, (long long)d->lim.sclk_max);
@@ -315,11 +306,16 @@ static void panel(const struct top_dev *d, int y, int x, int w, int lvl, int ch,
 		used += put(y, x + used, w - used, A_DIM, "fan -");
 	if (rv(r, GT_S_FAN_PWM, &a, 1))
 		put(y, x + used, w - used, A_NORMAL, " %.0f%%", a * 100 / 255);
-	if (lvl == 1) {
-		throttle_line(d, y + 1, x, w);
-		return;
-	}
-	y++;
+}
+
+/* A panel's temperatures; power against its cap, VRAM and GTT on the next line. */
+static void power_lines(const struct top_dev *d, int y, int x, int w)
+{
+	const struct nb_reading *r = d->r;
+	char b1[32], b2[32];
+	double a, b;
+	int used;
+
 	used = temp_item(y, x, w, d, GT_S_TEMP_EDGE, 0, "edge");
 	used += temp_item(y, x + used, w - used, d, GT_S_TEMP_JUNCTION, 1, "junction");
 	temp_item(y, x + used, w - used, d, GT_S_TEMP_MEM, 2, "mem");
@@ -346,7 +342,13 @@ static void panel(const struct top_dev *d, int y, int x, int w, int lvl, int ch,
 		    nb_fmt_bytes(b2, sizeof(b2), d->lim.gtt_total));
 	else
 		put(y, x + used, w - used, A_DIM, "gtt -");
-	y++;
+}
+
+/* A panel's PCIe link and the throttle reasons active now. */
+static void pcie_line(const struct top_dev *d, int y, int x, int w)
+{
+	int used;
+
 	if (d->lim.link[0])
 		used = put(y, x, w, A_NORMAL, "pcie %s%s%s  ", d->lim.link,
 			   strcmp(d->lim.link, d->lim.link_max) && d->lim.link_max[0] ? " of " : "",
@@ -354,6 +356,37 @@ static void panel(const struct top_dev *d, int y, int x, int w, int lvl, int ch,
 	else
 		used = put(y, x, w, A_DIM, "pcie -  ");
 	throttle_line(d, y, x + used, w - used);
+}
+
+static void panel(const struct top_dev *d, int y, int x, int w, int lvl, int ch,
+		  const struct top_view *v, bool selected, double now)
+{
+	const struct nb_devent *e = d->sd.e;
+	const struct nb_reading *r = d->r;
+	double a;
+	int used;
+
+	used = put(y, x, w, (selected ? A_REVERSE : 0) | A_BOLD, "%d %s", e->dev.index,
+		   e->dev.name);
+	used += put(y, x + used, w - used, A_NORMAL, "  %s%s%s %s", e->asic[0] ? e->asic : "",
+		    e->gfx_target[0] ? " " : "", e->gfx_target, e->dev.pci);
+	if (d->sd.asleep)
+		put(y, x + used, w - used, att(P_ASLEEP, A_REVERSE) | A_BOLD, "  ASLEEP");
+	if (lvl == 0) {
+		if (!d->sd.asleep && rv(r, GT_S_GPU_BUSY, &a, 1))
+			put(y, x + used, w - used, A_NORMAL, "  gfx %.0f%%", a);
+		return;
+	}
+	busy_line(d, ++y, x, w, v);
+	clock_line(d, ++y, x, w);
+	if (lvl == 1) {
+		throttle_line(d, y + 1, x, w);
+		return;
+	}
+	y++;
+	power_lines(d, y, x, w);
+	y += 2;
+	pcie_line(d, y, x, w);
 	y++;
 	if (lvl == 3 && v->show_charts)
 		for (int c = 0; c < TOP_CH_COUNT; c++)
