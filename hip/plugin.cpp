@@ -33,7 +33,7 @@
 #endif
 
 #include "nbk.h"
-#include "plugin.h"
+#include "engine/plugin.h"
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
 

@@ -16,9 +16,9 @@
 ENGINE	:= ../user/engine
 PLUGIN_SRC := plugin.cpp nbk.h $(ENGINE)/plugin.h $(ENGINE)/engine.h
 PLUGIN_HIPFLAGS := -std=c++20 -O2 -g -fPIC -Wall -Wextra -Werror \
-	-fno-exceptions -fno-rtti -I. -I$(ENGINE)
+	-fno-exceptions -fno-rtti -I. -I../user
 PLUGIN_NVFLAGS := -std=c++20 -O2 -g -Xcompiler -fPIC,-Wall,-Wextra,-Werror \
-	-I. -I$(ENGINE)
+	-I. -I../user
 
 .PHONY: plugin plugin-hip plugin-cuda
 plugin: plugin-hip $(if $(NVCC),plugin-cuda)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """convlstm-mono in PyTorch: the peer navibench's GPU result is compared with.
 
-The model of user/engine (ref.c), in Keras 2 semantics: 4 x ConvLSTM2D(40
+The model of user/engine (refmodel.c), in Keras 2 semantics: 4 x ConvLSTM2D(40
 filters, 3x3, same padding, return_sequences) with gates in the order i, f,
 c, o, recurrent activation hard_sigmoid = clip(0.2 x + 0.5, 0, 1) (not
 PyTorch's hardsigmoid, which is x / 6 + 0.5), activation tanh, bias on the

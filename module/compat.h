@@ -165,7 +165,7 @@ gt_device_find_child(struct device *parent, const void *data,
  * and so woke a runtime-suspended GPU; from 6.13 on it takes
  * pm_runtime_get_if_active() and fails with -EPERM instead (6.15 wraps the
  * same in amdgpu_pm_get_access_if_active(), "drm/amd/pm: Add APIs for
- * device access checks"). Used by tests/modules/gt_test_amdgpu.c, which
+ * device access checks"). Used by tests/modules/gt_test_driver.c, which
  * behaves as the amdgpu of the kernel it is built for.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)

@@ -9,9 +9,9 @@
  * whose newer array sizes have names of their own; comments shortened), renamed
  * with a gt_ prefix; only the types are spelled the kernel's way (u16 for
  * uint16_t). Natural alignment, not
- * packed: the implicit padding is the kernel's too, and metrics.c checks
+ * packed: the implicit padding is the kernel's too, and debugfs_metrics.c checks
  * every size at build time. The header is not exported by the kernel,
- * hence the copy: a future layout is a new revision, which metrics.c
+ * hence the copy: a future layout is a new revision, which debugfs_metrics.c
  * reports as unknown until added.
  *
  * Which ASIC writes which revision (the SMU code of 6.12,
@@ -30,7 +30,7 @@
  * - 3.0: SMU 14.0.0 APUs (GC 11.5), a new layout.
  *
  * The units of some format 2 fields depend on the firmware: see gt_m2[]
- * in metrics.c.
+ * in debugfs_metrics.c.
  */
 #ifndef _GT_GPU_METRICS_H
 #define _GT_GPU_METRICS_H

@@ -15,7 +15,8 @@
  *               bus notifier, the trusted_drivers parameter, the "none"
  *               and "amdgpu" sources' ops
  *   amdgpu.c    the "amdgpu" source: amdgpu's sysfs interface, read
- *   metrics.c   the "metrics" file: gpu_metrics blobs decoded
+ *   debugfs_metrics.c
+ *               the "metrics" file: gpu_metrics blobs decoded
  *
  * Layers, as netdevsim's bus, device and netdev: each file calls only
  * the files below it; the only calls upward are through pointers a
@@ -25,7 +26,7 @@
  *   main.c                      parameters; every init and fini
  *   sim.c     pci.c             the "buses": create, switch, remove devices
  *             amdgpu.c          pci.c's source, and its sysfs mount
- *             metrics.c         pci.c's "metrics" file
+ *             debugfs_metrics.c pci.c's "metrics" file
  *   registry.c                  devices: list, lifetime, "devices"
  *   debugfs.c                   a device's files, the root, file helpers
  *   sampler.c                   sampling works, ring, statistics
@@ -458,7 +459,7 @@ void gt_amdgpu_fill_info(struct gt_device *gdev, struct gt_info *info);
 ssize_t gt_amdgpu_read_metrics(struct gt_device *gdev, void *buf, size_t size);
 bool gt_amdgpu_suspended(struct gt_device *gdev);
 
-/* metrics.c */
+/* debugfs_metrics.c */
 void gt_metrics_decode(struct seq_file *m, const u8 *blob, ssize_t len, const char *family);
 void gt_metrics_debugfs_add(struct gt_device *gdev, struct dentry *dir);
 

@@ -112,6 +112,14 @@ check_cmd() {
 	rm -f "$tap_cc_out"
 }
 
+# engine_isa_flags avx2|avx512: the compile flags of the CPU backend's
+# kernel for that instruction set, as user/engine/engine.mk defines them.
+engine_isa_flags() {
+	local var
+	var=$(printf '%s' "$1" | tr '[:lower:]' '[:upper:]')_FLAGS
+	sed -n "s/^${var}[[:space:]]*:=[[:space:]]*//p" "$TOP/user/engine/engine.mk"
+}
+
 # module_copy DEST: the module's sources (Kbuild, module/, tests/modules/)
 # copied to DEST for a build against other headers, so that module/ keeps
 # its own build. Not the products of a build against other headers: kbuild

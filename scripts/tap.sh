@@ -48,6 +48,41 @@ check() {
 	tap_result "$?" "$1" "${2:-}"
 }
 
+# tap_relay LABEL FILE STATUS: the output (FILE) of a test program that
+# exited with STATUS, as ours: each of its "ok", "not ok" and "# SKIP"
+# lines one test of ours, named "LABEL: ..."; its other lines comments;
+# then one failure more, with FILE's last lines, unless it ran to its end
+# (STATUS 0 and at least one check). Sets tap_relayed to its check count.
+tap_relay() {
+	tap_relayed=0
+	while IFS= read -r tap_rl || [ -n "$tap_rl" ]; do
+		case "$tap_rl" in
+		"ok "*" # SKIP "*)
+			tap_rd=${tap_rl#ok * - }
+			skipped "$1: ${tap_rd% # SKIP *}" "${tap_rl##* # SKIP }" ;;
+		"ok "*) ok "$1: ${tap_rl#ok * - }" ;;
+		"not ok "*) not_ok "$1: ${tap_rl#not ok * - }" ;;
+		"#"*) echo "$tap_rl"; continue ;;
+		*) echo "# $tap_rl"; continue ;;
+		esac
+		tap_relayed=$((tap_relayed + 1))
+	done <"$2"
+	if [ "$3" -ne 0 ] || [ "$tap_relayed" -eq 0 ]; then
+		not_ok "$1: ran to its end (status $3, $tap_relayed checks)" "$(tail -n 5 "$2")"
+	fi
+}
+
+# tap_run LABEL CMD...: runs the test program CMD, its output relayed as
+# ours (tap_relay).
+tap_run() {
+	tap_lbl=$1
+	shift
+	tap_out=$(mktemp "${TMPDIR:-/tmp}/tap.XXXXXX") || { not_ok "$tap_lbl: mktemp"; return; }
+	"$@" >"$tap_out" 2>&1
+	tap_relay "$tap_lbl" "$tap_out" "$?"
+	rm -f "$tap_out"
+}
+
 # tap_summary: the summary line; false when a test failed.
 tap_summary() {
 	tap_line="$TAP_SUITE: $tap_pass passed, $tap_fail failed"

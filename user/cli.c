@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "navibench.h"
-#include "print.h"
+#include "print/print.h"
 
 /* --device's help is made per command: spec_options(). */
 static const struct cli_option common_device =
@@ -24,6 +24,11 @@ static const struct cli_option common_json =
 	  .help = "print JSON instead of text; to FILE when given (- for stdout)" };
 static const struct cli_option common_format =
 	CLI_CHOICE_OPT("format", 0, NULL, "FMT", nb_format_names,
+		       "output format (default text)");
+/* CLI_FORMAT_NO_PROMETHEUS: a document that is no metrics (text, json, csv) */
+static const char *const formats_no_prometheus[] = { "text", "json", "csv", NULL };
+static const struct cli_option common_format_no_prometheus =
+	CLI_CHOICE_OPT("format", 0, NULL, "FMT", formats_no_prometheus,
 		       "output format (default text)");
 static const struct cli_option common_help =
 	CLI_FLAG_OPT("help", 'h', NULL, "show this help and exit");
@@ -474,7 +479,8 @@ static int spec_options(const struct cli_spec *spec, struct cli_option *out,
 		if (n < MAX_HELP_OPTIONS - 3)
 			out[n++] = *o;
 	if (spec->common & CLI_FORMAT)
-		out[n++] = common_format;
+		out[n++] = spec->common & CLI_FORMAT_NO_PROMETHEUS ?
+			common_format_no_prometheus : common_format;
 	if (spec->common & CLI_JSON)
 		out[n++] = common_json;
 	out[n++] = common_help;
@@ -837,6 +843,8 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv,
 	memset(common, 0, sizeof(*common));
 	common->device = "0";
 	common->args = argv + 1;
+	if (spec->common & CLI_FORMAT_NO_PROMETHEUS)
+		ps.format_opt = common_format_no_prometheus;
 	ps.format_opt.value = &ps.format;
 
 	for (int i = 1; i < argc; i++) {

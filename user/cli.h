@@ -123,6 +123,8 @@ enum {
 	CLI_DEVICE_ALL = 1 << 3,	/* with CLI_DEVICE: --device all, every GPU at once */
 	CLI_ARGS_IN = 1 << 4,	/* the positional arguments are files to read,
 				 * checked as CLI_PATH_IN */
+	CLI_FORMAT_NO_PROMETHEUS = 1 << 5,	/* with CLI_FORMAT: text, json and csv
+						 * only (a document that is no metrics) */
 };
 
 struct cli_spec {

@@ -35,7 +35,7 @@ struct nb_command {
 
 enum nb_device_kind {
 	NB_DEV_AMDGPU,		/* a DRM device bound to amdgpu */
-	NB_DEV_HIP,		/* a HIP device not matched to an amdgpu one */
+	NB_DEV_PLUGIN,		/* a GPU plugin's device (HIP or CUDA) not matched to an amdgpu one */
 	NB_DEV_SIM,		/* a GPU simulated by gputelemetry.ko: telemetry only */
 	NB_DEV_CPU,		/* the host CPU: always present, always last */
 };
@@ -70,8 +70,8 @@ int nb_device_select(const char *cmd, const char *spec, struct nb_device *out);
  * is that file, a name here and its test (docs/HACKING.md).
  */
 #define NB_COMMANDS(X)							\
-	X(list) X(info) X(sensors) X(processes) X(run) X(predict)	\
-	X(weights) X(exporter) X(compare) X(report)
+	X(list) X(info) X(sensors) X(processes) X(top) X(run)	\
+	X(predict) X(weights) X(exporter) X(compare) X(report)
 
 #define NB_COMMAND_EXTERN(name) extern const struct nb_command nb_cmd_##name;
 NB_COMMANDS(NB_COMMAND_EXTERN)

@@ -30,6 +30,9 @@ static const bool have[NB_LIB_COUNT] = {
 #ifndef NB_WITHOUT_LIBPNG
 	[NB_LIB_LIBPNG] = true,
 #endif
+#ifndef NB_WITHOUT_NCURSESW
+	[NB_LIB_NCURSESW] = true,
+#endif
 };
 
 bool nb_lib_have(enum nb_lib lib)

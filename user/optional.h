@@ -26,7 +26,8 @@
 	  "the run result's device_info (JSON output stays on)")		\
 	X(LIBMICROHTTPD, "libmicrohttpd", "libmicrohttpd-dev",			\
 	  "the exporter's HTTP server (exporter --textfile stays on)")		\
-	X(LIBPNG, "libpng", "libpng-dev", "PNG pictures (predict --png)")
+	X(LIBPNG, "libpng", "libpng-dev", "PNG pictures (predict --png)")	\
+	X(NCURSESW, "ncursesw", "libncurses-dev", "the live view (top)")
 
 enum nb_lib {
 	NB_LIB_NONE,
@@ -54,6 +55,13 @@ void nb_libs_print_off(FILE *f);
 #define NB_WITH_JSON_C(x) (x)
 #else
 #define NB_WITH_JSON_C(x) NULL
+#endif
+
+/* A handler in a source the Makefile leaves out without ncursesw (NULL then). */
+#ifndef NB_WITHOUT_NCURSESW
+#define NB_WITH_NCURSESW(x) (x)
+#else
+#define NB_WITH_NCURSESW(x) NULL
 #endif
 
 #endif /* NAVIBENCH_OPTIONAL_H */

@@ -5,7 +5,7 @@
  * never materialised (no im2col, no concatenation of x and h): a block
  * stages a halo tile of x, then of h, through __shared__ memory and reads
  * the nine taps of the 3x3 window out of it. Gate arithmetic as
- * user/engine/ref.c (Keras 2): i, f, o = hard_sigmoid, g = tanh,
+ * user/engine/refmodel.c (Keras 2): i, f, o = hard_sigmoid, g = tanh,
  * c' = f c + i g, h' = o tanh(c'); the next layer's folded BatchNorm
  * (y = h' scale + shift) in the same epilogue.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The models' heads, sigmoid outputs (user/engine/ref.c, nb_ref_forward):
+ * The models' heads, sigmoid outputs (user/engine/refmodel.c, nb_ref_forward):
  *   Conv3D(1, 3x3x3, same) on every frame of a sequence (convlstm-mono);
  *   Conv2D(out, 3x3, same) on the last layer's final state (convlstm-color).
  * A head is under 1% of a forward pass's FLOPs (40 channels in, 1 or 3

@@ -88,7 +88,7 @@ declare -A badval=(
 	[list]="--format xml" [info]="--format=xml" [sensors]="--interval abc"
 	[processes]="--interval=10ms" [run]="--batch 0" [predict]="--seed=-1"
 	[weights]="--seed abc" [exporter]="--cache=2h" [compare]="--fail-on-regression 200"
-	[report]="--output="
+	[report]="--output=" [top]="--window 1s"
 )
 for c in "${commands[@]}"; do
 	if [[ -z ${badval[$c]:-} ]]; then

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "navibench.h"
-#include "print.h"
+#include "print/print.h"
 
 static void reading(struct nb_print *p, const char *key, bool valid, int64_t v,
 		    const char *lname, const char *lvalue)

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "navibench.h"
-#include "print.h"
-#include "sensors.h"
+#include "print/print.h"
+#include "cmd/sensors.h"
 
 static int lines(const char *s, size_t n)
 {

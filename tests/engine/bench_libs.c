@@ -14,7 +14,7 @@
  *
  * Each way is also timed alone, its repeats back to back. The im2col, concatenation and gate passes
  * use OpenMP with the same thread count as the libraries. Every way's h is
- * checked against the reference cell (ref.c) before timing.
+ * checked against the reference cell (refmodel.c) before timing.
  *
  * Built and run by scripts/bench-libs; not part of navibench.
  *   bench_libs [threads] [rounds]
@@ -32,8 +32,8 @@
 #include <dnnl.h>
 #endif
 
-#include "engine.h"
-#include "vmath_avx2.h"
+#include "engine/engine.h"
+#include "engine/vmath_avx2.h"
 
 #define B 8
 #define H 40

@@ -76,17 +76,17 @@ check_cmd "  ... the system: build, kernel, CPU, load at start and end, the devi
 		and (.cpu.model | length > 0) and (.load_average.start | length == 3)
 		and (.load_average.end | length == 3) and .device_info.kind == "cpu"
 		and all(.. | strings; length > 0)' "$tmp/r1.json"
-ref_id=$(sed -n 's/^\t\.id = "\(.*\)",$/\1/p' "$root/user/engine/reference.c")
+ref_id=$(sed -n 's/^\t\.id = "\(.*\)",$/\1/p' "$root/user/engine/scores.c")
 check_cmd "  ... the score names its reference ($ref_id, of engine/reference.json)" \
 	jq -e --arg id "$ref_id" '.score.reference_id == $id' "$tmp/r1.json"
-check_cmd "  ... and reference.c's id is reference.json's sha256" \
+check_cmd "  ... and scores.c's id is reference.json's sha256" \
 	bash -c '[ "sha256:$(sha256sum "$1" | cut -c1-16)" = "$2" ]' _ \
 	"$root/user/engine/reference.json" "$ref_id"
 
 # ---- navibench compare ----
 check_cmd "compare r1 r2: exit 0" saved "$tmp/cmp.txt" "$nb" compare "$tmp/r1.json" "$tmp/r2.json"
-check_cmd "  ... a row per test with ratio, p and verdict; the method stated" \
-	bash -c 'grep -qE "^fp32-peak +GFLOP/s +[0-9.]+ +[0-9.]+ +[0-9.]+ +[<0-9.-]+ +(within noise|faster|slower|too few repeats)" "$1" &&
+check_cmd "  ... a row per test with ratio, p, Holm's p and verdict; the method stated" \
+	bash -c 'grep -qE "^fp32-peak +GFLOP/s +[0-9.]+ +[0-9.]+ +[0-9.]+ +[<0-9.-]+ +[<0-9.-]+ +(within noise|faster|slower|too few)" "$1" &&
 		grep -qE "^mem-bandwidth +GB/s" "$1" && grep -q "^Method: Mann-Whitney U" "$1" &&
 		grep -q "^Base r1.json:" "$1" && grep -q "^New r2.json:" "$1"' _ "$tmp/cmp.txt"
 check_cmd "compare --format json: runs, tests, scores, no warnings" \
@@ -95,11 +95,11 @@ check_cmd "compare --format json: runs, tests, scores, no warnings" \
 		and (.tests | length == 2) and all(.tests[]; (.ratio | type == \"number\")
 		and (.p_value >= 0 and .p_value <= 1) and .base_repeats >= 2)
 		and (.notes // []) == [] and (.scores | length == 1)"' _ "$nb" "$tmp"
-check_cmd "compare --format csv: a header and a line per test, 12 fields" \
+check_cmd "compare --format csv: a header and a line per test, 13 fields" \
 	bash -c '"$1" compare --format csv "$2/r1.json" "$2/r2.json" >"$2/cmp.csv" &&
 		[ "$(wc -l <"$2/cmp.csv")" -eq 3 ] &&
-		head -n 1 "$2/cmp.csv" | grep -q "^test,unit,base,new,ratio,p_value,verdict," &&
-		awk -F, "{ if (NF != 12) exit 1 }" "$2/cmp.csv"' _ "$nb" "$tmp"
+		head -n 1 "$2/cmp.csv" | grep -q "^test,unit,base,new,ratio,p_value,p_holm,verdict," &&
+		awk -F, "{ if (NF != 13) exit 1 }" "$2/cmp.csv"' _ "$nb" "$tmp"
 check_cmd "compare a run with itself: ratio 1, p 1, within noise" \
 	bash -c '"$1" compare --format json "$2/r1.json" "$2/r1.json" | jq -e "
 		all(.tests[]; .ratio == 1 and .p_value == 1 and .verdict == \"within noise\")"' \
@@ -113,8 +113,8 @@ check_cmd "compare with a run twice as slow: slower, ratio 0.5, p < 0.05" \
 		all(.tests[]; .verdict == \"slower\" and (.ratio - 0.5 | fabs) < 1e-9
 		and .p_value < 0.05)"' _ "$nb" "$tmp"
 "$nb" compare --fail-on-regression 10 "$tmp/r1.json" "$tmp/slow.json" >"$tmp/o1" 2>&1
-tap_result "$([ $? -eq 1 ] && grep -q REGRESSION "$tmp/o1"; echo $?)" \
-	"  ... --fail-on-regression 10: exit 1, REGRESSION shown" "$(cat "$tmp/o1")"
+tap_result "$([ $? -eq 5 ] && grep -q REGRESSION "$tmp/o1"; echo $?)" \
+	"  ... --fail-on-regression 10: exit 5 (the gate), REGRESSION shown" "$(cat "$tmp/o1")"
 check_cmd "  ... --fail-on-regression 60: 50% slower is not more than 60%: exit 0" \
 	"$nb" compare --fail-on-regression 60 "$tmp/r1.json" "$tmp/slow.json"
 jq '.tests |= map(.times_s |= .[0:2] | .repeats = 2)' "$tmp/slow.json" >"$tmp/two.json"
@@ -162,7 +162,7 @@ check_cmd "compare with an INVALID run: flagged, not judged" \
 		and .runs[1].status == \"INVALID\" and any(.notes[]; test(\"INVALID\"))"' \
 	_ "$nb" "$tmp"
 "$nb" compare --fail-on-regression 5 "$tmp/mono.json" "$tmp/inv.json" >/dev/null 2>&1
-tap_result "$([ $? -eq 1 ]; echo $?)" "  ... --fail-on-regression: an invalid NEW run fails (exit 1)"
+tap_result "$([ $? -eq 5 ]; echo $?)" "  ... --fail-on-regression: an invalid NEW run fails the gate (exit 5)"
 
 printf '{"schema": "navibench-run", "schema_version": 2,' >"$tmp/trunc.json"
 expect_usage "compare a truncated file" "trunc.json: not JSON: the text ends early" \

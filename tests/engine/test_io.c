@@ -20,26 +20,10 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "../tap.h"
 
-static int passed, failed;
 static const char *dir;
 
-static void result(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", passed + failed + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 static char *path(const char *name)
 {
@@ -124,8 +108,8 @@ static void test_generator(void)
 	nb_movie_generate(42, B, T, H, W, 1, a, next);
 	nb_movie_generate(42, B, T, H, W, 1, b, NULL);
 	nb_movie_generate(43, B, T, H, W, 1, c, NULL);
-	result(!memcmp(a, b, n * 4), "generator: the same seed gives the same movie");
-	result(memcmp(a, c, n * 4) != 0, "generator: another seed gives another movie");
+	tap(!memcmp(a, b, n * 4), "generator: the same seed gives the same movie");
+	tap(memcmp(a, c, n * 4) != 0, "generator: another seed gives another movie");
 
 	double mn = 1e9, mx = -1e9;
 	size_t ones = 0, binary = 0, agree = 0, compared = 0, noise = 0;
@@ -147,15 +131,15 @@ static void test_generator(void)
 				compared++;
 			}
 	double frac = (double)ones / n;
-	result(mx == 1.0 && mn >= -0.7 - 1e-6,
+	tap(mx == 1.0 && mn >= -0.7 - 1e-6,
 	       "generator: values clipped to 1 (max %.3f, min %.3f >= -0.7)", mx, mn);
-	result(frac > 0.03 && frac < 0.12,
+	tap(frac > 0.03 && frac < 0.12,
 	       "generator: %.1f%% of pixels inside squares (3 to 7 squares of 4x4 or 6x6 on 40x40: 3%% to 12%%)",
 	       100 * frac);
-	result(noise > n / 200,
+	tap(noise > n / 200,
 	       "generator: noise borders present (%zu pixels at +-0.1)", noise);
-	result(binary == n, "generator: next frames are exactly 0 or 1");
-	result((double)agree / compared > 0.995,
+	tap(binary == n, "generator: next frames are exactly 0 or 1");
+	tap((double)agree / compared > 0.995,
 	       "generator: next[t] matches the squares of frame t+1 (%.3f%% of pixels)",
 	       100.0 * agree / compared);
 
@@ -165,7 +149,7 @@ static void test_generator(void)
 	nb_movie_generate(7, 2, 3, 64, 64, 3, col, NULL);
 	for (size_t i = 0; i < (size_t)2 * 3 * 64 * 64; i++)
 		differ += col[i * 3] != col[i * 3 + 1];
-	result(differ > 50, "generator: colour squares (%zu pixels with R != G)", differ);
+	tap(differ > 50, "generator: colour squares (%zu pixels with R != G)", differ);
 	free(col);
 	free(a); free(b); free(c); free(next);
 }
@@ -189,12 +173,12 @@ static void test_init(void)
 				d += (double)r[k * 160 + i] * r[k * 160 + j];
 			worst = fmax(worst, fabs(d - (i == j)));
 		}
-	result(worst < 1e-5, "init: recurrent kernel orthogonal (worst |Q^T Q - I| %.1e)", worst);
+	tap(worst < 1e-5, "init: recurrent kernel orthogonal (worst |Q^T Q - I| %.1e)", worst);
 	for (int i = 0; i < 9 * 160; i++)
 		kmax = fmax(kmax, fabs(w->kernel[0][i]));
-	result(kmax <= limit && kmax > 0.9 * limit,
+	tap(kmax <= limit && kmax > 0.9 * limit,
 	       "init: Glorot uniform within +-%.4f (max %.4f)", limit, kmax);
-	result(w->bias[0][0] == 0 && w->bias[0][40] == 1 && w->bias[0][79] == 1 &&
+	tap(w->bias[0][0] == 0 && w->bias[0][40] == 1 && w->bias[0][79] == 1 &&
 	       w->bias[0][80] == 0 && w->var[3][39] == 1,
 	       "init: unit forget bias, BN at its initial values");
 	nb_weights_free(w);
@@ -261,7 +245,7 @@ static void st_bad(const char *name, struct json_object *hdr, size_t data_len,
 	capture_begin();
 	int rc = nb_safetensors_read(p, w);
 	capture_end();
-	result(rc == -1 && says(p, m1, m2) && (!m3 || strstr(captured, m3)),
+	tap(rc == -1 && says(p, m1, m2) && (!m3 || strstr(captured, m3)),
 	       "safetensors: %s rejected: \"%s\"", name, captured);
 	nb_weights_free(w);
 }
@@ -276,8 +260,8 @@ static void test_safetensors(void)
 	size_t dl;
 
 	nb_weights_init(w, 5);
-	result(nb_safetensors_write(p, w) == 0, "safetensors: write");
-	result(nb_safetensors_read(p, r) == 0 && weights_equal(w, r),
+	tap(nb_safetensors_write(p, w) == 0, "safetensors: write");
+	tap(nb_safetensors_read(p, r) == 0 && weights_equal(w, r),
 	       "safetensors: round trip, every tensor bit for bit");
 
 	struct json_object *h = header_of(p, &dl), *t, *v;
@@ -289,7 +273,7 @@ static void test_safetensors(void)
 		!strcmp(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), "[3,3,3,40,1]") &&
 		json_object_object_get_ex(h, "bn.3.moving_variance", &t) &&
 		json_object_object_get_ex(h, "convlstm.3.recurrent_kernel", &t);
-	result(shape_ok && json_object_object_length(h) == 4 * 7 + 2 + 1,
+	tap(shape_ok && json_object_object_length(h) == 4 * 7 + 2 + 1,
 	       "safetensors: Keras names and layouts (30 tensors + __metadata__)");
 	json_object_put(h);
 
@@ -298,12 +282,12 @@ static void test_safetensors(void)
 	struct nb_weights *wc = nb_weights_alloc(mc), *rc = nb_weights_alloc(mc);
 	nb_weights_init(wc, 6);
 	nb_safetensors_write(path("c.safetensors"), wc);
-	result(nb_safetensors_read(path("c.safetensors"), rc) == 0 && weights_equal(wc, rc),
+	tap(nb_safetensors_read(path("c.safetensors"), rc) == 0 && weights_equal(wc, rc),
 	       "safetensors: convlstm-color round trip");
 	capture_begin();
 	int wrong = nb_safetensors_read(path("c.safetensors"), r);
 	capture_end();
-	result(wrong == -1 && says("convlstm.0.kernel", "[3, 3, 3, 160]", "[3, 3, 1, 160]"),
+	tap(wrong == -1 && says("convlstm.0.kernel", "[3, 3, 3, 160]", "[3, 3, 1, 160]"),
 	       "safetensors: colour weights for the mono model rejected: \"%s\"", captured);
 	nb_weights_free(wc);
 	nb_weights_free(rc);
@@ -315,13 +299,13 @@ static void test_safetensors(void)
 	capture_begin();
 	int tr = nb_safetensors_read(path("trunc.safetensors"), r);
 	capture_end();
-	result(tr == -1 && says("trunc.safetensors", "truncated", "head.kernel"),
+	tap(tr == -1 && says("trunc.safetensors", "truncated", "head.kernel"),
 	       "safetensors: truncated file rejected: \"%s\"", captured);
 	write_bytes(path("short.safetensors"), buf, 5);
 	capture_begin();
 	tr = nb_safetensors_read(path("short.safetensors"), r);
 	capture_end();
-	result(tr == -1 && says("short.safetensors", "truncated", NULL),
+	tap(tr == -1 && says("short.safetensors", "truncated", NULL),
 	       "safetensors: 5-byte file rejected: \"%s\"", captured);
 	free(buf);
 
@@ -363,18 +347,18 @@ static void test_safetensors(void)
 	capture_begin();
 	tr = nb_safetensors_read(path("json.safetensors"), r);
 	capture_end();
-	result(tr == -1 && says("json.safetensors", "header", "JSON"),
+	tap(tr == -1 && says("json.safetensors", "header", "JSON"),
 	       "safetensors: non-JSON header rejected: \"%s\"", captured);
 	write_bytes(path("len.safetensors"), "\xff\xff\0\0\0\0\0\0{}", 10);
 	capture_begin();
 	tr = nb_safetensors_read(path("len.safetensors"), r);
 	capture_end();
-	result(tr == -1 && says("len.safetensors", "header length", "past the end"),
+	tap(tr == -1 && says("len.safetensors", "header length", "past the end"),
 	       "safetensors: header length past the end rejected: \"%s\"", captured);
 	capture_begin();
 	tr = nb_safetensors_read(path("none.safetensors"), r);
 	capture_end();
-	result(tr == -1 && says("none.safetensors", "No such file", NULL),
+	tap(tr == -1 && says("none.safetensors", "No such file", NULL),
 	       "safetensors: missing file: \"%s\"", captured);
 
 	nb_weights_free(w);
@@ -395,7 +379,7 @@ static void npy_bad(const char *name, const void *bytes, size_t n,
 	capture_begin();
 	int rc = nb_npy_read(p, &a);
 	capture_end();
-	result(rc == -1 && says(p, m1, m2), "npy: %s rejected: \"%s\"", name, captured);
+	tap(rc == -1 && says(p, m1, m2), "npy: %s rejected: \"%s\"", name, captured);
 }
 
 /* a v1 header with the given dict, then n floats */
@@ -422,22 +406,22 @@ static void test_npy(void)
 	a.data = malloc(120 * 4);
 	for (int i = 0; i < 120; i++)
 		a.data[i] = (float)i / 7.0f;
-	result(nb_npy_write(path("a.npy"), &a) == 0, "npy: write (2, 3, 4, 5, 1)");
+	tap(nb_npy_write(path("a.npy"), &a) == 0, "npy: write (2, 3, 4, 5, 1)");
 	int ok = nb_npy_read(path("a.npy"), &b) == 0 && b.rank == 5 &&
 		b.shape[0] == 2 && b.shape[3] == 5 && b.count == 120 &&
 		!memcmp(a.data, b.data, 120 * 4);
-	result(ok, "npy: round trip, shape and values");
+	tap(ok, "npy: round trip, shape and values");
 	nb_array_free(&b);
 	size_t n;
 	unsigned char *raw = read_bytes(path("a.npy"), &n);
-	result(raw && (10 + raw[8] + raw[9] * 256) % 64 == 0 &&
+	tap(raw && (10 + raw[8] + raw[9] * 256) % 64 == 0 &&
 	       strstr((char *)raw + 10, "'shape': (2, 3, 4, 5, 1)"),
 	       "npy: header as NumPy writes it (64-byte aligned)");
 	free(raw);
 	struct nb_array one = { .rank = 1, .shape = { 3 }, .count = 3, .data = a.data };
 	nb_npy_write(path("one.npy"), &one);
 	raw = read_bytes(path("one.npy"), &n);
-	result(raw && strstr((char *)raw + 10, "'shape': (3,)"), "npy: 1-d shape written as (3,)");
+	tap(raw && strstr((char *)raw + 10, "'shape': (3,)"), "npy: 1-d shape written as (3,)");
 	free(raw);
 
 	npy_bad("magic.npy", "PK\x03\x04 not numpy at all", 22, "bad header", "NUMPY");
@@ -530,7 +514,6 @@ int main(int argc, char **argv)
 			strcmp(e->d_name, "..");
 	if (d)
 		closedir(d);
-	result(d && !temps, "no temporary files left beside the outputs (%d)", temps);
-	printf("io: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	tap(d && !temps, "no temporary files left beside the outputs (%d)", temps);
+	return tap_done("io");
 }

@@ -18,27 +18,9 @@
 
 #include "engine/cpu_kernels.h"
 #include "engine/engine.h"
+#include "../tap.h"
 
-static int passed, failed;
 
-static void result(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-#include <stdarg.h>
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", passed + failed + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* the tolerance navibench run uses (engine/bench.c) */
 #define TOL_ABS 2e-4
@@ -104,17 +86,17 @@ static void check_model(const char *isa, int threads, struct nb_model m,
 	    nb_cpu_backend.model_load(ctx, w, &prog, err, sizeof(err)) ||
 	    nb_cpu_backend.model_forward(ctx, prog, in, batch, frames, out, err,
 					 sizeof(err))) {
-		result(0, "%s %s: %s", isa, what, err);
+		tap(0, "%s %s: %s", isa, what, err);
 	} else {
 		double e = max_abs(out, ref, nout);
 
-		result(e <= TOL_ABS, "%s, %d threads: %s: max abs error %.2e (tolerance %.0e)",
+		tap(e <= TOL_ABS, "%s, %d threads: %s: max abs error %.2e (tolerance %.0e)",
 		       isa, threads, what, e, TOL_ABS);
 		/* a second pass on the same program gives the same bits */
 		memset(ref, 0, nout * sizeof(float));
 		nb_cpu_backend.model_forward(ctx, prog, in, batch, frames, ref,
 					     err, sizeof(err));
-		result(!memcmp(ref, out, nout * sizeof(float)),
+		tap(!memcmp(ref, out, nout * sizeof(float)),
 		       "%s: %s: second pass identical", isa, what);
 	}
 	if (prog)
@@ -155,7 +137,7 @@ static void check_cell(const char *isa, int batch, int h, int wd, int cin,
 				  w->rkernel[0], w->bias[0] };
 	if (nb_cpu_backend.open(&cfg, &ctx, err, sizeof(err)) ||
 	    nb_cpu_backend.cell_load(ctx, &d, &cell, err, sizeof(err))) {
-		result(0, "%s cell: %s", isa, err);
+		tap(0, "%s cell: %s", isa, err);
 		goto out;
 	}
 	nb_cpu_backend.cell_set(ctx, cell, x, hs, cs);
@@ -168,7 +150,7 @@ static void check_cell(const char *isa, int batch, int h, int wd, int cin,
 	}
 	nb_cpu_backend.cell_get(ctx, cell, ho, co);
 	double eh = max_abs(ho, hs, ns), ec = max_abs(co, cs, ns);
-	result(eh <= 1e-5 && ec <= 1e-5,
+	tap(eh <= 1e-5 && ec <= 1e-5,
 	       "%s cell batch %d %dx%d Cin %d F %d, %d steps: h error %.1e, c error %.1e",
 	       isa, batch, h, wd, cin, f, steps, eh, ec);
 out:
@@ -189,7 +171,7 @@ static void check_peak(const char *isa)
 	const long iters = 1000;
 
 	if (nb_cpu_backend.open(&cfg, &ctx, err, sizeof(err))) {
-		result(0, "%s peak: %s", isa, err);
+		tap(0, "%s peak: %s", isa, err);
 		return;
 	}
 	const struct nb_cpu_kernels *k = !strcmp(isa, "avx512") ? &nb_cpu_kernels_avx512 :
@@ -200,7 +182,7 @@ static void check_peak(const char *isa)
 
 	for (long i = 0; i < iters; i++)
 		expect = fmaf(expect, 0.9999f, 0.01f);
-	result(lane == expect && flops > 0 && klane == expect && kflops > 0,
+	tap(lane == expect && flops > 0 && klane == expect && kflops > 0,
 	       "%s fma peak loop: lane %.9g (backend %.9g), expected %.9g", isa,
 	       klane, lane, expect);
 
@@ -214,7 +196,7 @@ static void check_peak(const char *isa)
 	nb_cpu_backend.triad(ctx, a, b, c, 0.5f, n);
 	for (size_t i = 0; i < n; i++)
 		bad += a[i] != (float)(i % 1024) + 1.0f;
-	result(!bad, "%s triad over %zu floats: %d wrong", isa, n, bad);
+	tap(!bad, "%s triad over %zu floats: %d wrong", isa, n, bad);
 	free(a); free(b); free(c);
 	nb_cpu_backend.close(ctx);
 }
@@ -264,6 +246,5 @@ int main(int argc, char **argv)
 		check_model(isas[0], 2, *mono, 1, 3, "convlstm-mono, batch 1, 3 frames");
 		check_model(isas[0], 2, *color, 1, 2, "convlstm-color, batch 1, 2 frames");
 	}
-	printf("kernels: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return tap_done("kernels");
 }

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "run_metrics.h"
+#include "cmd/run_textfile.h"
 
 int main(int argc, char **argv)
 {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/exporter/run_textfile.sh: `navibench run --textfile DIR` and
-# nb_result_textfile() (user/cmd/run_metrics.c), sourced by
+# nb_result_textfile() (user/cmd/run_textfile.c), sourced by
 # tests/exporter/run, whose helpers and variables it uses (NB, build, tmp,
 # nbenv, metric, promtool_ok, prom_wait, check). runtf_local writes into
 # the directory node_exporter's textfile collector reads ($tmp/textfile,
@@ -20,8 +20,8 @@ runtf_families() { awk '/^# TYPE / { print $3 }' "$1" | sort | tr '\n' ' '; }
 runtf_build() {
 	# shellcheck disable=SC2046 # pkg-config's flags are separate words
 	if gcc -std=gnu11 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer \
-		-I"$top/user" -I"$top/user/cmd" -I"$top/user/print" -I"$top/module/uapi" $(pkg-config --cflags json-c libpng) \
-		-o "$build/result_textfile" "$here/result_textfile.c" "$top/user/cmd/run_metrics.c" \
+		-I"$top/user" -I"$top/module/uapi" $(pkg-config --cflags json-c libpng) \
+		-o "$build/result_textfile" "$here/result_textfile.c" "$top/user/cmd/run_textfile.c" \
 		"$top/user/cmd/result.c" "$top/user/cli.c" "$top"/user/print/*.c \
 		$(pkg-config --libs json-c libpng) -lm >"$tmp/rtf.log" 2>&1; then
 		ok "build nb_result_textfile()'s test program (ASan, UBSan)"
@@ -142,21 +142,25 @@ runtf_local() {
 		runtf_values "$f" "$j" && [ -z "$(find "$dir" -name '.*' -type f)" ]
 	check "a second run on the device replaces its file whole (no temporary file left)" "$out"
 	before=$(sha256sum "$f")
-	out=$(nbenv "$NB" run --device 1 --quick --tests mem-bandwidth --textfile "$dir" --json "$tmp/sim.json" 2>&1) &&
-		[ "$before" = "$(sha256sum "$f")" ] && promtool_ok "$dir/navibench-run-1.prom" &&
-		runtf_values "$dir/navibench-run-1.prom" "$tmp/sim.json" &&
-		grep -q '^navibench_run_info{device="1",kind="sim",name="sim0 (simulated navi14)",backend="cpu"' \
-			"$dir/navibench-run-1.prom"
-	check "a run on another device (sim0): its own file, device $idx's untouched" "$out"
+	out=$(nbenv "$NB" run --device 1 --quick --tests mem-bandwidth --textfile "$dir" --json "$tmp/sim.json" 2>&1)
+	rc=$?
+	[[ $rc -eq 4 && $out == *"cannot compute: a simulated GPU has telemetry only"* ]] &&
+		[ "$before" = "$(sha256sum "$f")" ] && [ ! -e "$dir/navibench-run-1.prom" ] &&
+		jq -e '.schema == "navibench-error" and .device.kind == "sim"' "$tmp/sim.json" >/dev/null
+	check "run on sim0 (telemetry only): exit 4, no file of its own, device $idx's untouched" "$out"
 	out=$(nbenv "$NB" run --device all --quick --tests mem-bandwidth --textfile "$tmp/all" 2>&1)
 	rc=$?
 	[[ $rc -eq 2 && $out == *"--textfile: '$tmp/all' is not a directory (it does not exist)"* ]]
 	check "run --device all --textfile a missing directory: exit 2 before the run" "$out"
 	mkdir -p "$tmp/all"
 	out=$(nbenv "$NB" run --device all --quick --tests mem-bandwidth --textfile "$tmp/all" \
-		--json "$tmp/all.json" 2>&1) &&
+		--json "$tmp/all.json" 2>&1)
+	# sim0 cannot compute: exit 4, its file says valid 0 and holds no result
+	[[ $? -eq 4 ]] &&
 		[ "$(find "$tmp/all" -type f | wc -l)" = "$(jq '.runs | length' "$tmp/all.json")" ] &&
-		jq '.runs[0]' "$tmp/all.json" >"$tmp/all0.json" &&
+		grep -q '^navibench_run_valid{device="1"} 0$' "$tmp/all/navibench-run-1.prom" &&
+		! grep -q '^navibench_run_result' "$tmp/all/navibench-run-1.prom" &&
+		jq 'first(.runs[] | select(has("device")))' "$tmp/all.json" >"$tmp/all0.json" &&
 		promtool_ok "$tmp/all/navibench-run-$(jq .device.index "$tmp/all0.json").prom" &&
 		runtf_values "$tmp/all/navibench-run-$(jq .device.index "$tmp/all0.json").prom" "$tmp/all0.json"
 	check "run --device all --textfile: one file per device, the values of its runs[] element" "$out"
@@ -259,12 +263,16 @@ runtf_prometheus() {
 	prom_wait "navibench_run_result_bytes_per_second{job=\"node\",device=\"$(jq .device.index "$j")\",test=\"mem-bandwidth\"}" \
 		"length == 1 and ((.[0].value[1] | tonumber) / $v - 1) as \$d | \$d * \$d < 1e-18"
 	check "query API: the run's mem-bandwidth result through node_exporter, in bytes/s" "$out"
-	prom_wait 'navibench_run_valid{job="node",device="1"} * on(device) group_left(name) navibench_run_info{job="node"}' \
-		'length == 1 and .[0].metric.name == "sim0 (simulated navi14)" and .[0].value[1] == "1"'
-	check "query API: navibench_run_valid joined with navibench_run_info by device" "$out"
+	v=$(jq '{d: (.device.index | tostring), n: .device.name}' "$j")
+	prom_wait 'navibench_run_valid{job="node"} * on(device) group_left(name) navibench_run_info{job="node"}' \
+		"length == 1 and .[0].metric.device == $v.d and .[0].metric.name == $v.n and .[0].value[1] == \"1\""
+	check "query API: navibench_run_valid joined with navibench_run_info by device (the CPU's run only: sim0 cannot compute)" "$out"
 	prom_wait 'sort_desc(navibench_run_result_bytes_per_second{job="node",test="mem-bandwidth"} * on(instance, device) group_left(name, backend) navibench_run_info{quick="true"})' \
-		'length == 2 and ([.[].metric.name] | sort) == ["AMD EPYC", "sim0 (simulated navi14)"] and all(.[]; .metric.backend == "cpu")'
-	check "query API: docs/prometheus.md's comparison, every device's result named through navibench_run_info" "$out"
+		"length == 1 and .[0].metric.name == $v.n and .[0].metric.backend == \"cpu\""
+	check "query API: a result named through navibench_run_info, with the backend that computed it" "$out"
+	prom_wait 'sort_desc(navibench_run_result_bytes_per_second{job="node",test="mem-bandwidth"} * on(instance, device) group_left(name, backend) navibench_run_info{quick="true",backend!="cpu"})' \
+		'length == 0'
+	check "query API: docs/prometheus.md's GPU comparison (backend!=\"cpu\") leaves the CPU's result out" "$out"
 }
 
 # runtf_unit: navibench-run.service's command line, its directory a
@@ -282,9 +290,11 @@ runtf_unit() {
 	argv[0]=$NB
 	out=$(nbenv "${argv[@]}" --quick --tests mem-bandwidth 2>&1)
 	rc=$?
+	# the Navi 14 and sim0 cannot compute here: exit 4 (the unit fails,
+	# so that an operator sees it), a file for every device all the same
 	for f in "$tmp"/rununit/navibench-run-*.prom; do
 		[ -s "$f" ] && promtool_ok "$f" || rc=1
 	done
-	[ "$rc" -eq 0 ]
-	check "the run unit's command line, run (--quick --tests mem-bandwidth): files promtool accepts" "$out"
+	[ "$rc" -eq 4 ] && [ "$(find "$tmp/rununit" -name 'navibench-run-*.prom' | wc -l)" -eq 3 ]
+	check "the run unit's command line, run (--quick --tests mem-bandwidth): exit 4 (two devices cannot compute), files promtool accepts" "$out"
 }

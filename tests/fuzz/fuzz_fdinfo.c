@@ -9,7 +9,7 @@
  */
 #include "fuzz.h"
 
-#include "fdinfo.h"
+#include "devices/fdinfo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,7 +12,7 @@
 
 #include <errno.h>
 
-#include "gtfs.h"
+#include "devices/gtfs.h"
 
 FILE *nb_fuzz_fopen(const char *path, const char *mode);
 

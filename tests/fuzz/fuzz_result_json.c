@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The run result as `navibench run --json FILE` writes it: emit() of
- * user/cmd/run.c (included here, for its static functions) through the
- * print layer and nb_print_close() into a file, read back with json-c and
- * checked against user/engine/result-schema.md, in C.
+ * The run result as `navibench run --json FILE` writes it: run_emit() of
+ * user/cmd/run_print.c (user/cmd/run.c included here, for its static
+ * functions) through the print layer and nb_print_close() into a file,
+ * read back with json-c and checked against user/engine/result-schema.md,
+ * in C.
  *
  * No part of navibench reads a result back (its readers are jq scripts:
  * tests/engine/schema.jq, engine/mkreference, scripts/bench-cpu), so what
@@ -20,7 +21,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 
-#include "run.c"
+#include "cmd/run.c"
 
 static char out_dir[64], out_path[128];
 static char detail[128];
@@ -459,7 +460,7 @@ static void from_json(struct run *r, struct json_object *in)
 	r->complete = boolean(get(in, "complete"), true);
 	r->dev.index = (int)integer(get(dev, "index"), 0);
 	r->dev.kind = !strcmp(kind, "cpu") ? NB_DEV_CPU :
-		      !strcmp(kind, "hip") ? NB_DEV_HIP :
+		      !strcmp(kind, "hip") ? NB_DEV_PLUGIN :
 		      !strcmp(kind, "sim") ? NB_DEV_SIM : NB_DEV_AMDGPU;
 	copy(r->dev.name, sizeof(r->dev.name), str(get(dev, "name"), ""));
 	copy(r->dev.pci, sizeof(r->dev.pci), str(get(dev, "pci"), ""));
@@ -559,10 +560,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	from_json(&r, in);
 
 	p = nb_print_open(nb_format_ops(NB_FORMAT_TEXT), NULL, "run");
-	emit(&r, p);
+	run_emit(&r, p);
 	FUZZ_CHECK(nb_print_close(p) == NB_EXIT_OK, "text output failed");
 	p = nb_print_open(nb_format_ops(NB_FORMAT_JSON), out_path, "run");
-	emit(&r, p);
+	run_emit(&r, p);
 	FUZZ_CHECK(nb_print_close(p) == NB_EXIT_OK, "cannot write %s", out_path);
 	no_temporary_left();
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * nb_result_textfile() (user/cmd/run_metrics.c), what `navibench run
+ * nb_result_textfile() (user/cmd/run_textfile.c), what `navibench run
  * --textfile DIR` writes, on any JSON: the seeds are real results (one
  * device, --device all, with a telemetry record). Either it refuses the
  * document, says why in one message naming the field and writes nothing,
@@ -17,7 +17,7 @@
 #include <math.h>
 
 #include "navibench.h"
-#include "run_metrics.h"
+#include "cmd/run_textfile.h"
 
 static char out_dir[64];
 static struct fuzz_capture cap;

@@ -29,6 +29,7 @@
 #include "engine/engine.h"
 #include "nbk.h"
 #include "kernels/nbk_layout.h"
+#include "../tap.h"
 
 /* the executor's (above) */
 static float *dev_alloc(size_t n);
@@ -38,22 +39,6 @@ static void head3d(int b, int t, int h, int w, int c, const float *in,
 		   const float *kernel, const float *bias, float *out);
 static void head2d(int b, int h, int w, int c, int o, const float *in,
 		   const float *kernel, const float *bias, float *out);
-
-static int tests, failed;
-
-static void tap(int pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	failed += !pass;
-	printf("%s %d - ", pass ? "ok" : "not ok", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
 
 static double now(void)
 {

@@ -3,7 +3,7 @@
  * A navibench GPU plugin for the tests (tests/hip/loader.sh): it implements
  * engine/plugin.h with devices described by environment variables, and a
  * backend that computes on the host through navibench's own CPU backend
- * (user/engine/cpu*.c compiled into this library, every symbol hidden but
+ * (user/engine/cpu*.c and pool.c compiled into this library, every symbol hidden but
  * the descriptor), so that a run "on the GPU" is correct and fast, and the
  * validation of what was timed has a real output to check.
  *

@@ -251,6 +251,6 @@ int main(int argc, char **argv)
 	test_cells();
 	test_forward();
 	test_diverge();
-	printf("# %d tests, %d failed, %.1f s\n", tests, failed, now() - t0);
-	return failed ? 1 : 0;
+	printf("# %d tests, %d failed, %.1f s\n", tap_count(), tap_failed, now() - t0);
+	return tap_done(NULL);
 }

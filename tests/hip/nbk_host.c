@@ -23,7 +23,7 @@
 
 #include <hip/hip_runtime_api.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "nbk.h"
 #include "kernels/nbk_layout.h"
 

@@ -44,7 +44,7 @@ plugin_setup() {
 	# the inner shell expands its arguments
 	# shellcheck disable=SC2016
 	check_cmd "plugin: the probe and the fake runtime build" bash -c '
-		cc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$1/user/engine" \
+		cc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$1/user" \
 			"$1/tests/hip/plugin_probe.c" -o "$2" -ldl &&
 		mkdir -p "$(dirname "$3")" &&
 		cc -std=gnu11 -O2 -Wall -Wextra -Werror -shared -fPIC \
@@ -147,7 +147,7 @@ plugin_amd() {
 
 # plugin.cpp over the fake runtime and nbk_host.c, against the reference
 plugin_backend() {
-	local pf st p f
+	local pf
 	# ---- the backend against the reference: plugin.cpp over the fake runtime
 	# and nbk_host.c (nbk.h in plain loops), under ASan and UBSan ----
 	pf=$pt/plugin_forward
@@ -156,12 +156,12 @@ plugin_backend() {
 	check_cmd "plugin: plugin_forward builds (plugin.cpp, fake runtime, nbk_host.c; ASan, UBSan)" bash -c '
 		set -e
 		san="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-		inc="-D__HIP_PLATFORM_AMD__ -I$1/hip -I$1/user/engine"
+		inc="-D__HIP_PLATFORM_AMD__ -I$1/hip -I$1/user"
 		mkdir -p "$2.o"
 		g++ -std=c++20 -x c++ -Wall -Wextra -Werror -fno-exceptions -fno-rtti \
 			$san $inc -c "$1/hip/plugin.cpp" -o "$2.o/plugin.o"
 		for f in tests/hip/fake_hip.c tests/hip/nbk_host.c tests/hip/plugin_forward.c \
-			user/engine/model.c user/engine/data.c user/engine/ref.c; do
+			user/engine/model.c user/engine/data.c user/engine/refmodel.c; do
 			cc -std=gnu11 -Wall -Wextra -Werror $san $inc -c "$1/$f" \
 				-o "$2.o/$(basename "$f" .c).o"
 		done
@@ -172,12 +172,8 @@ plugin_backend() {
 	local order
 	for order in oldest newest; do
 		NB_FAKE_HIP_DEVICES=navi14 NB_FAKE_HIP_ORDER=$order "$pf" >"$pt/pf.out" 2>&1
-		st=$?
-		p=$(grep -c '^ok ' "$pt/pf.out")
-		f=$(grep -c '^not ok ' "$pt/pf.out")
-		[ "$st" -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
-		tap_result $? "plugin: the backend's forward pass, cell, peak and triad match the reference, the $order stream's work first ($p checks; $f failed, status $st)" \
-			"$(grep -v '^ok ' "$pt/pf.out")"
+		tap_relay "plugin forward, $order stream first" \
+			"$pt/pf.out" "$?"
 	done
 }
 

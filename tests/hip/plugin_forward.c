@@ -12,20 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "engine/plugin.h"
+#include "../tap.h"
 
 const struct nb_plugin *navibench_plugin(void);
 extern size_t fake_hip_to_device_bytes;	/* tests/hip/fake_hip.c */
 
-static int failed, n_checks;
-
-static void check(int ok, const char *what)
-{
-	n_checks++;
-	if (!ok)
-		failed = 1;
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", n_checks, what);
-}
 
 static double max_diff(const float *a, const float *b, size_t n)
 {
@@ -82,7 +74,7 @@ static void forward_case(const struct nb_backend_ops *o, void *ctx,
 
 	snprintf(what, sizeof(what), "%s, batch %d, %d frames: within 1e-5 of nb_ref_forward (%.2g)%s%s",
 		 m->name, batch, frames, d, rc ? ": " : "", err);
-	check(!rc && d <= 1e-5, what);
+	tap(!rc && d <= 1e-5, what);
 	free(in);
 	free(out);
 	free(ref);
@@ -119,7 +111,7 @@ static void layers_case(const struct nb_backend_ops *o, void *ctx,
 	}
 	snprintf(what, sizeof(what), "%s, batch %d, %d frames: model_forward_layers: each layer within 1e-5 of the reference's (%.2g), the output model_forward's%s%s",
 		 m->name, batch, frames, d, rc ? ": " : "", err);
-	check(!rc && d <= 1e-5 && max_diff(out, plain, nout) == 0 && max_diff(out, ref, nout) <= 1e-5,
+	tap(!rc && d <= 1e-5 && max_diff(out, plain, nout) == 0 && max_diff(out, ref, nout) <= 1e-5,
 	      what);
 	for (int l = 0; l < m->layers; l++) {
 		free(got[l]);
@@ -144,7 +136,7 @@ static void models_test(const struct nb_backend_ops *o, void *ctx)
 
 		nb_weights_init(w, 11 + i);
 		perturb_bn(w);
-		check(!o->model_load(ctx, w, &prog, err, sizeof(err)),
+		tap(!o->model_load(ctx, w, &prog, err, sizeof(err)),
 		      models[i].name);
 		if (!prog) {
 			nb_weights_free(w);
@@ -156,7 +148,7 @@ static void models_test(const struct nb_backend_ops *o, void *ctx)
 		layers_case(o, ctx, w, prog, 3, 4);
 		float x;
 		int rc = o->model_forward(ctx, prog, &x, 0, 3, &x, err, sizeof(err));
-		check(rc && strstr(err, "batch 0"), "model_forward refuses batch 0, saying so");
+		tap(rc && strstr(err, "batch 0"), "model_forward refuses batch 0, saying so");
 		o->model_free(ctx, prog);
 		nb_weights_free(w);
 	}
@@ -187,20 +179,20 @@ static void cell_test(const struct nb_backend_ops *o, void *ctx,
 	nb_ref_cell(B, H, W, CIN, F, d.kernel, d.rkernel, d.bias, x, h, c, h1, c1);
 	nb_ref_cell(B, H, W, CIN, F, d.kernel, d.rkernel, d.bias, x, h1, c1, h2, c2);
 	if (o->cell_load(ctx, &d, &cell, err, sizeof(err))) {
-		check(0, err);
+		tap(0, err);
 		return;
 	}
 	o->cell_set(ctx, cell, x, h, c);
 	o->cell_step(ctx, cell);
 	o->cell_step(ctx, cell);
 	o->cell_get(ctx, cell, ho, co);
-	check(max_diff(ho, h2, sizeof(ho) / sizeof(ho[0])) <= 1e-6 &&
+	tap(max_diff(ho, h2, sizeof(ho) / sizeof(ho[0])) <= 1e-6 &&
 	      max_diff(co, c2, sizeof(co) / sizeof(co[0])) <= 1e-6,
 	      "cell: set, two steps, get: h and c as two reference steps");
 	o->cell_set(ctx, cell, x, h, c);
 	o->cell_step(ctx, cell);
 	o->cell_get(ctx, cell, ho, co);
-	check(max_diff(ho, h1, sizeof(ho) / sizeof(ho[0])) <= 1e-6 &&
+	tap(max_diff(ho, h1, sizeof(ho) / sizeof(ho[0])) <= 1e-6 &&
 	      max_diff(co, c1, sizeof(co) / sizeof(co[0])) <= 1e-6,
 	      "cell: set again, one step: as one reference step");
 	o->cell_free(ctx, cell);
@@ -216,7 +208,7 @@ static void micro_test(const struct nb_backend_ops *o, void *ctx)
 
 	for (int i = 0; i < 1000; i++)
 		expect = fmaf(expect, 0.9999f, 0.01f);
-	check(lane == expect && flops > 0,
+	tap(lane == expect && flops > 0,
 	      "fma_peak: every thread's lane equals fmaf()'s chain; FLOPs counted");
 	for (int i = 0; i < N; i++) {
 		b[i] = (float)(i & 1023);
@@ -226,12 +218,12 @@ static void micro_test(const struct nb_backend_ops *o, void *ctx)
 	size_t before = fake_hip_to_device_bytes;
 
 	o->triad(ctx, a, b, c, 0.5f, N);	/* a repeat: nothing to upload */
-	check(fake_hip_to_device_bytes == before,
+	tap(fake_hip_to_device_bytes == before,
 	      "triad: a repeat with the same b and c uploads nothing");
 	o->triad(ctx, a, c, b, 0.5f, N);	/* new contents, same size */
 	for (int i = 0; i < N; i++)
 		bad += a[i] != (float)(i & 7) + 0.5f * (float)(i & 1023);
-	check(!bad && fake_hip_to_device_bytes == before + 2 * N * sizeof(float),
+	tap(!bad && fake_hip_to_device_bytes == before + 2 * N * sizeof(float),
 	      "triad: a = b + s c on every element, with the latest b and c, uploaded");
 }
 
@@ -254,5 +246,5 @@ int main(void)
 	micro_test(o, ctx);
 	nb_weights_free(w);
 	o->close(ctx);
-	return failed;
+	return tap_done(NULL);
 }

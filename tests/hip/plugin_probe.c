@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "plugin.h"
+#include "engine/plugin.h"
 
 static double now_ms(void)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Runs the kernels of hip/kernels/ on the CPU through OpenCL (PoCL) and
- * validates them against the engine's reference (user/engine/ref.c): the
+ * validates them against the engine's reference (user/engine/refmodel.c): the
  * ConvLSTM step at odd shapes, whole forward passes of both models chained
  * per layer and per time step as the plugin chains them, fp32-peak and the
  * triad; and a mutation: the step kernel with its read-after-write barrier
@@ -377,6 +377,6 @@ int main(int argc, char **argv)
 	test_mutations(argv[1], tune);
 	clReleaseCommandQueue(queue);
 	clReleaseContext(ctx);
-	printf("# %d tests, %d failed, %.1f s\n", tests, failed, now() - t0);
-	return failed ? 1 : 0;
+	printf("# %d tests, %d failed, %.1f s\n", tap_count(), tap_failed, now() - t0);
+	return tap_done(NULL);
 }

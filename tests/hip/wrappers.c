@@ -13,14 +13,12 @@
 #include <hip/hip_runtime_api.h>
 
 #include "nbk.h"
+#include "../tap.h"
 
-static int tests, failed;
-
-static void tap(int pass, const char *what)
+/* a check, with the wrappers' last error */
+static void check(int pass, const char *what)
 {
-	tests++;
-	failed += !pass;
-	printf("%s %d - %s\n", pass ? "ok" : "not ok", tests, what);
+	tap(pass, "%s", what);
 	if (!pass || *nbk_error())
 		printf("# nbk_error(): %s\n", nbk_error());
 }
@@ -42,26 +40,27 @@ int main(void)
 	hipError_t e = hipGetDeviceCount(&count);
 	float ms, *p = (float *)64;	/* never dereferenced: no device */
 
-	tap(nbk_conv2d_head(NULL, 1, 4, 4, 8, 65, p, p, p, p) == -1 &&
+	check(nbk_conv2d_head(NULL, 1, 4, 4, 8, 65, p, p, p, p) == -1 &&
 	    has("nbk.cpp:") && has("65 outputs") && has("<= 64"),
 	    "a Conv2D head of 65 outputs is refused, naming the limit");
 	struct nbk_step st = { .batch = 0, .height = 4, .width = 4, .cin = 1,
 			       .filters = 1 };
-	tap(nbk_convlstm_step(NULL, &st) == -1 && has("batch 1..65535"),
+	check(nbk_convlstm_step(NULL, &st) == -1 && has("batch 1..65535"),
 	    "a step of batch 0 is refused");
 	if (e == hipSuccess && count > 0) {
-		printf("ok %d - launches fail without a device # SKIP %d HIP devices present\n",
-		       ++tests, count);
-		printf("ok %d - runtime calls fail without a device # SKIP %d HIP devices present\n",
-		       ++tests, count);
-		return failed != 0;
+		char why[48];
+
+		snprintf(why, sizeof(why), "%d HIP devices present", count);
+		tap_skip(why, "launches fail without a device");
+		tap_skip(why, "runtime calls fail without a device");
+		return tap_done(NULL);
 	}
 	printf("# hipGetDeviceCount: error %d (%s)\n", (int)e, hipGetErrorString(e));
-	tap(nbk_triad(NULL, p, p, p, 2, 100) == -1 && has("nbk.cpp:") &&
+	check(nbk_triad(NULL, p, p, p, 2, 100) == -1 && has("nbk.cpp:") &&
 	    has("launch of nbk_triad_kernel: error "),
 	    "a launch without a device fails: file, line, kernel, runtime error");
-	tap(nbk_time_ms(NULL, noop, NULL, 1, &ms) == -1 && has("nbk.cpp:") &&
+	check(nbk_time_ms(NULL, noop, NULL, 1, &ms) == -1 && has("nbk.cpp:") &&
 	    has("hipEventCreate(&ev0): error "),
 	    "a runtime call without a device fails: file, line, call, runtime error");
-	return failed != 0;
+	return tap_done(NULL);
 }

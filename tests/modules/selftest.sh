@@ -126,7 +126,7 @@ echo 95 > "$K/fail/gpu_metrics"
 fails "gpu_metrics read fails" cat "$D/gpu_metrics"
 echo 0 > "$K/fail/gpu_metrics"
 
-# gpu_metrics: sizes, header, a few fields (see gt_test_gpu_metrics.h).
+# gpu_metrics: sizes, header, a few fields (see gt_test_blobs.c).
 echo 45000 > "$K/temp_edge"
 echo 1845000000 > "$K/sclk"
 M=$D/gpu_metrics

@@ -10,16 +10,8 @@
 #include <string.h>
 
 #include "devices/fdinfo.h"
+#include "../tap.h"
 
-static int n_test, n_fail;
-
-static void check(int cond, const char *what)
-{
-	n_test++;
-	if (!cond)
-		n_fail++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", n_test, what);
-}
 
 static int parse(const char *s, struct nb_fdinfo *fi)
 {
@@ -81,34 +73,33 @@ int main(void)
 {
 	struct nb_fdinfo fi;
 
-	check(parse(v6_1, &fi) == 0, "6.1: a DRM client");
-	check(!strcmp(fi.driver, "amdgpu") && !strcmp(fi.pdev, "0000:03:00.0") &&
+	tap(parse(v6_1, &fi) == 0, "6.1: a DRM client");
+	tap(!strcmp(fi.driver, "amdgpu") && !strcmp(fi.pdev, "0000:03:00.0") &&
 	      fi.has_client_id && fi.client_id == 64, "6.1: driver, pdev, client id");
-	check(fi.has_vram && fi.vram == 262144ull * 1024 && fi.has_gtt && fi.gtt == 8192ull * 1024,
+	tap(fi.has_vram && fi.vram == 262144ull * 1024 && fi.has_gtt && fi.gtt == 8192ull * 1024,
 	      "6.1: drm-memory-vram and drm-memory-gtt (with its space) in bytes");
-	check(fi.nengines == 2 && engine(&fi, "gfx") == 1500000000 && engine(&fi, "dma") == 2000000,
+	tap(fi.nengines == 2 && engine(&fi, "gfx") == 1500000000 && engine(&fi, "dma") == 2000000,
 	      "6.1: engines in ns");
 
-	check(parse(v6_12, &fi) == 0 && fi.client_id == 65, "6.12: a DRM client");
-	check(fi.vram == 768ull << 20 && fi.gtt == 4100ull << 10,
+	tap(parse(v6_12, &fi) == 0 && fi.client_id == 65, "6.12: a DRM client");
+	tap(fi.vram == 768ull << 20 && fi.gtt == 4100ull << 10,
 	      "6.12: drm-resident-* wins over drm-total-* and the legacy drm-memory-*");
-	check(fi.nengines == 2 && engine(&fi, "compute") == 7000000000ull &&
+	tap(fi.nengines == 2 && engine(&fi, "compute") == 7000000000ull &&
 	      engine(&fi, "enc") == 10, "6.12: engines; drm-engine-capacity-* is no engine");
 
-	check(parse("drm-driver:\tamdgpu\npasid:\t1\n", &fi) < 0, "no client id: not a client");
-	check(parse("pos:\t0\nflags:\t0100002\n", &fi) < 0 && !fi.driver[0], "a plain file's fdinfo");
-	check(parse("drm-driver:\ti915\ndrm-client-id:\t3\n", &fi) == 0 &&
+	tap(parse("drm-driver:\tamdgpu\npasid:\t1\n", &fi) < 0, "no client id: not a client");
+	tap(parse("pos:\t0\nflags:\t0100002\n", &fi) < 0 && !fi.driver[0], "a plain file's fdinfo");
+	tap(parse("drm-driver:\ti915\ndrm-client-id:\t3\n", &fi) == 0 &&
 	      !strcmp(fi.driver, "i915"), "another driver parsed (the scan filters it)");
-	check(parse("drm-driver:\tamdgpu\ndrm-client-id:\t99999999999999999999999\n", &fi) < 0,
+	tap(parse("drm-driver:\tamdgpu\ndrm-client-id:\t99999999999999999999999\n", &fi) < 0,
 	      "an id past 2^64: rejected, not wrapped");
-	check(parse("drm-driver:\tamdgpu\ndrm-client-id:\t1\ndrm-memory-vram:\t18014398509481984 GiB\n",
+	tap(parse("drm-driver:\tamdgpu\ndrm-client-id:\t1\ndrm-memory-vram:\t18014398509481984 GiB\n",
 		    &fi) == 0 && !fi.has_vram, "a size past 2^64 bytes: skipped");
-	check(parse("drm-driver:\tamdgpu\ndrm-client-id:\t1\ndrm-engine-gfx:\t5 ms\n"
+	tap(parse("drm-driver:\tamdgpu\ndrm-client-id:\t1\ndrm-engine-gfx:\t5 ms\n"
 		    "drm-engine-:\t5 ns\ndrm-memory-vram:\t5 PiB\n", &fi) == 0 &&
 	      fi.nengines == 0 && !fi.has_vram, "unknown units and empty names: skipped");
 	/* No NUL and no final newline: the length bounds the parse. */
-	check(nb_fdinfo_parse("drm-driver:\tamdgpu\ndrm-client-id:\t7999", 35, &fi) == 0 &&
+	tap(nb_fdinfo_parse("drm-driver:\tamdgpu\ndrm-client-id:\t7999", 35, &fi) == 0 &&
 	      fi.client_id == 7, "text bounded by its length, no NUL");
-	printf("1..%d\n", n_test);
-	return n_fail != 0;
+	return tap_done(NULL);
 }

@@ -12,16 +12,8 @@
 
 #include "devices/gpu_metrics.h"
 #include "gpu_metrics.h"
+#include "../tap.h"
 
-static int n_test, n_fail;
-
-static void check(int cond, const char *what)
-{
-	n_test++;
-	if (!cond)
-		n_fail++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", n_test, what);
-}
 
 #define HDR(s, f, c) do {					\
 	memset(&(s), 0xff, sizeof(s));				\
@@ -62,31 +54,31 @@ static void test_v1_3(void)
 	m.throttle_status = 1u << 14 | 1u << 2 | 1u << 11;	/* PPT0, HOTSPOT, SKIN */
 	m.indep_throttle_status = 1ull << 0 | 1ull << 36;	/* PPT0, TEMP_HOTSPOT */
 	m.energy_accumulator = 123456789;
-	check(nb_gpu_metrics_parse(&m, sizeof(m), &gm, &why) == 0, "1.3 parsed");
-	check(gm.has_throttle && gm.throttle_status == m.throttle_status, "1.3 throttle_status at its offset");
-	check(gm.has_indep && gm.indep_throttle_status == m.indep_throttle_status,
+	tap(nb_gpu_metrics_parse(&m, sizeof(m), &gm, &why) == 0, "1.3 parsed");
+	tap(gm.has_throttle && gm.throttle_status == m.throttle_status, "1.3 throttle_status at its offset");
+	tap(gm.has_indep && gm.indep_throttle_status == m.indep_throttle_status,
 	      "1.3 indep_throttle_status at its offset");
-	check(gm.has_energy && gm.energy_raw == 123456789 && gm.energy_bits == 64 &&
+	tap(gm.has_energy && gm.energy_raw == 123456789 && gm.energy_bits == 64 &&
 	      gm.energy_unit_j == 0, "1.3 energy read, unit not known (raw)");
-	check(!strcmp(active(&gm, NB_SMU_OTHER), "ppt0 temp_hotspot"),
+	tap(!strcmp(active(&gm, NB_SMU_OTHER), "ppt0 temp_hotspot"),
 	      "other ASICs: indep names only");
-	check(!strcmp(active(&gm, NB_SMU_NAVI1X), "ppt0 temp_hotspot temp_skin"),
+	tap(!strcmp(active(&gm, NB_SMU_NAVI1X), "ppt0 temp_hotspot temp_skin"),
 	      "Navi 1x: indep plus the firmware's own (temp_skin), each once");
-	check(!strcmp(active(&gm, NB_SMU_RDNA3), "ppt0 temp_hotspot*"),
+	tap(!strcmp(active(&gm, NB_SMU_RDNA3), "ppt0 temp_hotspot*"),
 	      "RDNA 3: temp_hotspot reported, marked unreliable");
-	check(count(&gm, NB_SMU_OTHER) == 34, "every indep reason listed, active or not (34)");
+	tap(count(&gm, NB_SMU_OTHER) == 34, "every indep reason listed, active or not (34)");
 	m.indep_throttle_status = 0;
 	nb_gpu_metrics_parse(&m, sizeof(m), &gm, &why);
-	check(!strcmp(active(&gm, NB_SMU_RDNA3), ""), "RDNA 3 without the bit: nothing marked");
+	tap(!strcmp(active(&gm, NB_SMU_RDNA3), ""), "RDNA 3 without the bit: nothing marked");
 	m.indep_throttle_status = 1ull << 63 | 1ull << 8;
 	nb_gpu_metrics_parse(&m, sizeof(m), &gm, &why);
-	check(!strcmp(active(&gm, NB_SMU_OTHER), "bit8 bit63"), "unnamed set bits as bit<N>");
+	tap(!strcmp(active(&gm, NB_SMU_OTHER), "bit8 bit63"), "unnamed set bits as bit<N>");
 	m.indep_throttle_status = UINT64_MAX;
 	m.throttle_status = UINT32_MAX;
 	nb_gpu_metrics_parse(&m, sizeof(m), &gm, &why);
-	check(!gm.has_indep && !gm.has_throttle && count(&gm, NB_SMU_NAVI1X) == 0,
+	tap(!gm.has_indep && !gm.has_throttle && count(&gm, NB_SMU_NAVI1X) == 0,
 	      "all ones (not supported): no mask, no reasons");
-	check(nb_gpu_metrics_parse(&m, sizeof(m) - 1, &gm, &why) < 0 && !strcmp(why, "short"),
+	tap(nb_gpu_metrics_parse(&m, sizeof(m) - 1, &gm, &why) < 0 && !strcmp(why, "short"),
 	      "1.3 one byte short: not decoded");
 }
 
@@ -99,12 +91,12 @@ static void test_v1_0(void)
 	HDR(m, 1, 0);
 	m.throttle_status = 1u << 0 | 1u << 16 | 1u << 25;	/* padding, PPT2, bit 25 */
 	m.energy_accumulator = 0xfffffff0;
-	check(nb_gpu_metrics_parse(&m, sizeof(m), &gm, &why) == 0, "1.0 parsed");
-	check(gm.throttle_status == m.throttle_status && !gm.has_indep, "1.0 throttle_status, no indep");
-	check(gm.energy_raw == 0xfffffff0 && gm.energy_bits == 32, "1.0 energy is 32 bits");
-	check(!strcmp(active(&gm, NB_SMU_NAVI1X), "ppt2 bit0 bit25"),
+	tap(nb_gpu_metrics_parse(&m, sizeof(m), &gm, &why) == 0, "1.0 parsed");
+	tap(gm.throttle_status == m.throttle_status && !gm.has_indep, "1.0 throttle_status, no indep");
+	tap(gm.energy_raw == 0xfffffff0 && gm.energy_bits == 32, "1.0 energy is 32 bits");
+	tap(!strcmp(active(&gm, NB_SMU_NAVI1X), "ppt2 bit0 bit25"),
 	      "1.0 on Navi 1x: firmware bits named, padding and unknown as bit<N>");
-	check(count(&gm, NB_SMU_OTHER) == 0, "1.0 elsewhere: nothing named");
+	tap(count(&gm, NB_SMU_OTHER) == 0, "1.0 elsewhere: nothing named");
 }
 
 static void test_mi300(void)
@@ -117,15 +109,15 @@ static void test_mi300(void)
 	HDR(m4, 1, 4);
 	m4.energy_accumulator = 65536ull * 1000;		/* 1000 J */
 	m4.throttle_status = 3;
-	check(nb_gpu_metrics_parse(&m4, sizeof(m4), &gm, &why) == 0 &&
+	tap(nb_gpu_metrics_parse(&m4, sizeof(m4), &gm, &why) == 0 &&
 	      gm.energy_raw == 65536000 && gm.throttle_status == 3,
 	      "1.4 energy and throttle_status at their offsets");
-	check(fabs(gm.energy_raw * gm.energy_unit_j - 1000.0) < 1e-9, "1.4 energy unit 2^-16 J");
-	check(count(&gm, NB_SMU_OTHER) == 0 && count(&gm, NB_SMU_NAVI1X) == 0,
+	tap(fabs(gm.energy_raw * gm.energy_unit_j - 1000.0) < 1e-9, "1.4 energy unit 2^-16 J");
+	tap(count(&gm, NB_SMU_OTHER) == 0 && count(&gm, NB_SMU_NAVI1X) == 0,
 	      "1.4: MI300's firmware bits not named, whatever the ASIC is taken for");
 	HDR(m5, 1, 5);
 	m5.energy_accumulator = 32768;
-	check(nb_gpu_metrics_parse(&m5, sizeof(m5), &gm, &why) == 0 &&
+	tap(nb_gpu_metrics_parse(&m5, sizeof(m5), &gm, &why) == 0 &&
 	      fabs(gm.energy_raw * gm.energy_unit_j - 0.5) < 1e-12, "1.5 energy at its offset, 2^-16 J");
 }
 
@@ -139,22 +131,22 @@ static void test_apu(void)
 
 	HDR(m2, 2, 2);
 	m2.indep_throttle_status = 1ull << 4;		/* SPL */
-	check(nb_gpu_metrics_parse(&m2, sizeof(m2), &gm, &why) == 0 &&
+	tap(nb_gpu_metrics_parse(&m2, sizeof(m2), &gm, &why) == 0 &&
 	      !strcmp(active(&gm, NB_SMU_OTHER), "spl") && !gm.has_energy,
 	      "2.2 indep named, no energy counter");
 	HDR(m4, 2, 4);
 	m4.indep_throttle_status = 1ull << 46;		/* PROCHOT_CPU */
 	m4.throttle_status = 9;
-	check(nb_gpu_metrics_parse(&m4, sizeof(m4), &gm, &why) == 0 &&
+	tap(nb_gpu_metrics_parse(&m4, sizeof(m4), &gm, &why) == 0 &&
 	      gm.throttle_status == 9 && !strcmp(active(&gm, NB_SMU_OTHER), "prochot_cpu"),
 	      "2.4 masks at their offsets");
 	HDR(m3, 3, 0);
-	check(nb_gpu_metrics_parse(&m3, sizeof(m3), &gm, &why) == 0 && !gm.has_throttle &&
+	tap(nb_gpu_metrics_parse(&m3, sizeof(m3), &gm, &why) == 0 && !gm.has_throttle &&
 	      count(&gm, NB_SMU_OTHER) == 0, "3.0: no mask");
 	m3.common_header.content_revision = 1;
-	check(nb_gpu_metrics_parse(&m3, sizeof(m3), &gm, &why) < 0 &&
+	tap(nb_gpu_metrics_parse(&m3, sizeof(m3), &gm, &why) < 0 &&
 	      !strcmp(why, "unknown revision"), "3.1: unknown revision, not decoded");
-	check(nb_gpu_metrics_parse(&m3, 3, &gm, &why) < 0 && !strcmp(why, "short"),
+	tap(nb_gpu_metrics_parse(&m3, 3, &gm, &why) < 0 && !strcmp(why, "short"),
 	      "3 bytes: short");
 }
 
@@ -163,27 +155,27 @@ static void test_energy(void)
 	struct nb_energy e = { 0 };
 
 	nb_energy_update(&e, 100, 64);
-	check(e.total_raw == 0, "first read: the base");
+	tap(e.total_raw == 0, "first read: the base");
 	nb_energy_update(&e, 250, 64);
-	check(e.total_raw == 150, "delta added");
+	tap(e.total_raw == 150, "delta added");
 	nb_energy_update(&e, 0xfffffff0, 32);
 	nb_energy_update(&e, 0x10, 32);
-	check(e.total_raw == 150 + (0xfffffff0ull - 250) + 0x20,
+	tap(e.total_raw == 150 + (0xfffffff0ull - 250) + 0x20,
 	      "32-bit counter wraps: delta taken modulo 2^32");
 	e = (struct nb_energy){ 0 };
 	nb_energy_update(&e, UINT64_MAX - 5, 64);
 	nb_energy_update(&e, 4, 64);
-	check(e.total_raw == 10 && e.first == UINT64_MAX - 5 && e.first + e.total_raw == 4,
+	tap(e.total_raw == 10 && e.first == UINT64_MAX - 5 && e.first + e.total_raw == 4,
 	      "64-bit counter wraps: delta modulo 2^64; first kept");
 }
 
 static void test_smu(void)
 {
-	check(nb_smu_of_asic("Navi 14") == NB_SMU_NAVI1X && nb_smu_of_asic("Navi 10") == NB_SMU_NAVI1X,
+	tap(nb_smu_of_asic("Navi 14") == NB_SMU_NAVI1X && nb_smu_of_asic("Navi 10") == NB_SMU_NAVI1X,
 	      "Navi 10/14: SMU 11 Navi 1x");
-	check(nb_smu_of_asic("navi14") == NB_SMU_NAVI1X && nb_smu_of_asic("navi31") == NB_SMU_RDNA3,
+	tap(nb_smu_of_asic("navi14") == NB_SMU_NAVI1X && nb_smu_of_asic("navi31") == NB_SMU_RDNA3,
 	      "the module's names (navi14, navi31) too");
-	check(nb_smu_of_asic("Navi 31") == NB_SMU_RDNA3 && nb_smu_of_asic("Navi 21") == NB_SMU_OTHER &&
+	tap(nb_smu_of_asic("Navi 31") == NB_SMU_RDNA3 && nb_smu_of_asic("Navi 21") == NB_SMU_OTHER &&
 	      nb_smu_of_asic(NULL) == NB_SMU_OTHER, "Navi 31: RDNA 3; Navi 21, unknown: other");
 }
 
@@ -195,6 +187,5 @@ int main(void)
 	test_apu();
 	test_energy();
 	test_smu();
-	printf("1..%d\n", n_test);
-	return n_fail != 0;
+	return tap_done(NULL);
 }

@@ -82,13 +82,40 @@ run sensors_fail_json $NB sensors --device sim0 --json
 run clear_fail sh -c "echo none > $GT/sim0/fail_sensors"
 run watch timeout 1 $NB sensors --device sim0 --watch --interval 200ms
 run watch_json $NB sensors --device sim0 --watch --interval 100ms --count 3 --json
-# navibench run on sim0 while its load climbs, 0 then +15 every second up
-# to 100: the telemetry recorded from the module's history must rise.
-echo 0 >$GT/sim0/load
-(for l in 15 30 45 60 75 90 100; do sleep 1; echo $l >$GT/sim0/load; done) &
-ramp=$!
+# navibench run on sim0: a simulated GPU has telemetry only, refused (exit 4)
 run run_sim0_ramp $NB run --device sim0 --tests fp32-peak --json
-wait $ramp
+# navibench top in tmux (carried in by run) on sim0 and sim1 while sim0's
+# load changes: the screen captured at load 20 and at load 100, after a
+# key and a resize, and the terminal's state after q.
+# tmux needs a UTF-8 locale; navibench runs in C, in ASCII
+tm() { LC_ALL=C.UTF-8 tmux -u -f /dev/null "$@"; }
+if [ -x /usr/bin/tmux ]; then
+	mkdir -p /dev/pts
+	mount -t devpts devpts /dev/pts
+	export TERM=tmux-256color
+	echo 20 >$GT/sim0/load
+	sleep 2
+	tm new-session -d -s top -x 120 -y 45 \
+		"LC_ALL=C $NB top --interval 500ms 2>/tmp/top.err; echo \$? >/tmp/top.rc; exec sleep 600"
+	sleep 3
+	run top_idle tm capture-pane -p -t top
+	run top_idle_json $NB sensors --all --json
+	echo 100 >$GT/sim0/load
+	sleep 3
+	run top_load tm capture-pane -p -t top
+	run top_load_json $NB sensors --all --json
+	tm send-keys -t top d
+	sleep 1
+	run top_key_d tm capture-pane -p -t top
+	tm resize-window -t top -x 80 -y 24
+	sleep 1.5
+	run top_80x24 tm capture-pane -p -t top
+	tm send-keys -t top q
+	sleep 1.5
+	run top_quit sh -c "cat /tmp/top.rc /tmp/top.err; LC_ALL=C.UTF-8 tmux -u display-message -p -t top '#{alternate_on} #{cursor_flag}'"
+	tm kill-server
+	echo 0 >$GT/sim0/load
+fi
 # Not root: debugfs (0700) cannot be read while the module is loaded.
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
 echo 'nogroup:x:65534:' >>/etc/group

@@ -15,7 +15,18 @@
  * both runs have at most 20 repeats and no ties, else the normal
  * approximation with the tie correction. When even the most extreme
  * ordering could not reach 5% (2 repeats against 2: p >= 1/3) the verdict
- * is "too few repeats", not "within noise". The repeats of one run share
+ * is "too few repeats", not "within noise".
+ *
+ * The tests of one NEW run are judged together: Holm's step-down correction
+ * keeps the chance of any false "slower" or "faster" among them at 5%. The
+ * p values sorted, the i-th smallest (of m) is multiplied by m - i + 1,
+ * each adjusted p is at least the one before it, and a difference is
+ * beyond the noise when its adjusted p is below 5%. A test whose repeats
+ * could not reach that even at the first step (the smallest p the sample
+ * sizes allow, times m, is 5% or more) is "too few repeats". With
+ * --fail-on-regression a test not judged (too few repeats, no repeat
+ * times, missing, not comparable) fails the gate as a regression does:
+ * exit 5, and stderr names it. The repeats of one run share
  * its conditions (load, temperature), so the test judges the noise within
  * runs; a difference found between two runs on a loaded machine may still
  * be the load: compare the load averages in the system records.
@@ -36,8 +47,8 @@
 #include "engine/engine.h"
 #include "navibench.h"
 #include "optional.h"
-#include "print.h"
-#include "result.h"
+#include "print/print.h"
+#include "cmd/result.h"
 
 #define ALPHA 0.05
 #define EXACT_MAX 20		/* repeats per run for the exact distribution */
@@ -145,8 +156,9 @@ out:
 
 struct row {
 	const char *test, *unit, *file;
-	double base, val, ratio, p;
+	double base, val, ratio, p, p_holm, min_p;
 	int nbase, nnew;
+	int run;		/* the NEW run's index in cmp.run[] */
 	const char *verdict;
 	char note[160];
 	bool regression;
@@ -161,6 +173,7 @@ struct cmp {
 	struct row rows[MAX_FILES * NB_RESULT_MAX_TESTS];
 	int nrows;
 	int regressions;
+	int unjudged;		/* tests the gate could not judge */
 };
 
 static void warn(struct cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -184,7 +197,7 @@ static bool same_str(const char *a, const char *b)
 static void check_config(struct cmp *c, const struct nb_result *b, const struct nb_result *n)
 {
 	if (b->quick != n->quick)
-		warn(c, "%s: quick %s, %s: quick %s: the timing differs (0.5 s and 2 repeats against 3 s and 5)",
+		warn(c, "%s: quick %s, %s: quick %s: the timing differs (0.5 s and 6 repeats against 3 s and 5)",
 		     b->path, b->quick ? "yes" : "no", n->path, n->quick ? "yes" : "no");
 	if (b->seed != n->seed)
 		warn(c, "%s: seed %ld, %s: seed %ld: other weights and movies", b->path, b->seed,
@@ -226,7 +239,7 @@ static void compare_test(struct cmp *c, const struct nb_result_test *b, const st
 	w->file = file;
 	w->base = b ? b->value : NAN;
 	w->val = n ? n->value : NAN;
-	w->ratio = w->p = NAN;
+	w->ratio = w->p = w->p_holm = w->min_p = NAN;
 	w->nbase = b ? b->n : 0;
 	w->nnew = n ? n->n : 0;
 	if (!b || !n) {
@@ -255,18 +268,57 @@ static void compare_test(struct cmp *c, const struct nb_result_test *b, const st
 	}
 	mann_whitney(n->rates, n->n, b->rates, b->n, &m);
 	w->p = m.p;
-	if (!(m.min_p <= ALPHA))
-		w->verdict = "too few repeats";
-	else if (!(m.p < ALPHA))
-		w->verdict = "within noise";
-	else
-		w->verdict = w->ratio > 1 ? "faster" : "slower";
-	if (!(m.min_p <= ALPHA))
-		snprintf(w->note, sizeof(w->note),
-			 "%d and %d repeats: p cannot go below %.2f; run without --quick", n->n,
-			 b->n, m.min_p);
-	w->regression = !strcmp(w->verdict, "slower") && isfinite(c->fail_pct) &&
-			(1 - w->ratio) * 100 > c->fail_pct;
+	w->min_p = m.min_p;
+	w->verdict = "judged";	/* by holm(), over the run's tests */
+}
+
+/*
+ * Holm's step-down correction over the tests of NEW run k that have a p
+ * value (see the top of this file), then each one's verdict.
+ */
+static void holm(struct cmp *c, int k)
+{
+	struct row *w[NB_RESULT_MAX_TESTS];
+	int m = 0;
+	double prev = 0;
+
+	for (int i = 0; i < c->nrows && m < NB_RESULT_MAX_TESTS; i++)
+		if (c->rows[i].run == k && !strcmp(c->rows[i].verdict, "judged"))
+			w[m++] = &c->rows[i];
+	for (int i = 1; i < m; i++)	/* by p, ascending: insertion sort */
+		for (int j = i; j > 0 && w[j]->p < w[j - 1]->p; j--) {
+			struct row *t = w[j];
+
+			w[j] = w[j - 1];
+			w[j - 1] = t;
+		}
+	for (int i = 0; i < m; i++) {
+		struct row *r = w[i];
+
+		r->p_holm = prev = fmax(prev, fmin(1, (m - i) * r->p));
+		if (!(r->min_p * m < ALPHA)) {
+			r->verdict = "too few repeats";
+			snprintf(r->note, sizeof(r->note), "%d and %d repeats: p cannot go below "
+				 "%.3f, %.3f after Holm's correction over %d tests", r->nnew,
+				 r->nbase, r->min_p, fmin(1, r->min_p * m), m);
+		} else {
+			r->verdict = !(r->p_holm < ALPHA) ? "within noise" :
+				r->ratio > 1 ? "faster" : "slower";
+		}
+		r->regression = !strcmp(r->verdict, "slower") && isfinite(c->fail_pct) &&
+				(1 - r->ratio) * 100 > c->fail_pct;
+	}
+}
+
+/* Whether the gate judged row w: it has a verdict on the noise, or is invalid. */
+static bool judged(const struct row *w)
+{
+	static const char *const ok[] = { "within noise", "faster", "slower", "invalid" };
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(w->verdict, ok[i]))
+			return true;
+	return false;
 }
 
 static void compare_runs(struct cmp *c)
@@ -279,14 +331,21 @@ static void compare_runs(struct cmp *c)
 
 		check_config(c, b, n);
 		flag_run(c, n);
+		int first = c->nrows;
+
 		for (int i = 0; i < b->nt; i++)
 			compare_test(c, &b->t[i], nb_result_find_test(n, b->t[i].name), n->path);
 		for (int i = 0; i < n->nt; i++)
 			if (!nb_result_find_test(b, n->t[i].name))
 				compare_test(c, NULL, &n->t[i], n->path);
+		for (int i = first; i < c->nrows; i++)
+			c->rows[i].run = k;
+		holm(c, k);
 	}
-	for (int i = 0; i < c->nrows; i++)
+	for (int i = 0; i < c->nrows; i++) {
 		c->regressions += c->rows[i].regression;
+		c->unjudged += !judged(&c->rows[i]);
+	}
 }
 
 /* ---- output ---- */
@@ -350,6 +409,7 @@ static const struct nb_column test_cols[] = {
 	{ "new", "New", true },
 	{ "ratio", "New/base", true },
 	{ "p_value", "p", true },
+	{ "p_holm", "Holm p", true },
 	{ "verdict", "Verdict", false },
 	{ "file", "File", false },
 	{ "base_repeats", NULL, false },
@@ -385,7 +445,11 @@ static void emit_tests(struct nb_print *p, const struct cmp *c)
 		snprintf(a, sizeof(a), !isfinite(w->p) ? "-" : w->p < 0.001 ? "<0.001" : "%.3f",
 			 w->p);
 		nb_cell_dbl(p, w->p, a);
-		snprintf(a, sizeof(a), "%s%s", w->verdict, w->regression ? " (REGRESSION)" : "");
+		snprintf(a, sizeof(a), !isfinite(w->p_holm) ? "-" : w->p_holm < 0.001 ? "<0.001" :
+			 "%.3f", w->p_holm);
+		nb_cell_dbl(p, w->p_holm, a);
+		snprintf(a, sizeof(a), "%s%s", w->verdict, w->regression ? " (REGRESSION)" :
+			 isfinite(c->fail_pct) && !judged(w) ? " (NOT JUDGED)" : "");
 		nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = w->verdict, .text = a });
 		nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = w->file,
 					       .text = base_name(w->file) });
@@ -435,20 +499,22 @@ static void emit_scores(struct nb_print *p, const struct cmp *c)
 }
 
 static const char method[] =
-	"Mann-Whitney U, two-sided, 5%, on the rates of the repeats (tests[].times_s); "
+	"Mann-Whitney U, two-sided, on the rates of the repeats (tests[].times_s); "
 	"exact for up to 20 repeats a run without ties, else the normal approximation; "
-	"'too few repeats' when no outcome could reach 5%";
+	"Holm's correction over each new run's tests, 5% in all; "
+	"'too few repeats' when no outcome could reach 5% after it";
 
 /*
  * The comparison. Warnings are notes: JSON's "notes", stderr in the other
  * formats. In CSV only the tests are records, so it is the tests table.
  */
-static int emit(const struct cmp *c, const struct nb_print_ops *fmt)
+static int emit(const struct cmp *c, const struct nb_print_ops *fmt, const char *path)
 {
-	struct nb_print *p = nb_print_open(fmt, NULL, "compare");
+	struct nb_print *p = nb_print_open(fmt, path, "compare");
 
 	nb_str(p, "schema", NULL, "navibench-compare");
-	nb_i64(p, "schema_version", NULL, 1, NULL);
+	nb_i64(p, "schema_version", NULL, 2, NULL);
+	nb_time(p, "time", NULL);
 	for (int i = 0; i < c->nwarn; i++)
 		nb_note(p, "warning: %s", c->warn[i]);
 	nb_arr_begin(p, "runs", NULL);
@@ -460,14 +526,38 @@ static int emit(const struct cmp *c, const struct nb_print_ops *fmt)
 	emit_scores(p, c);
 	nb_str(p, "method", NULL, method);
 	nb_dbl(p, "alpha", NULL, ALPHA, 2, NULL);
+	nb_str(p, "correction", NULL, "holm");
 	nb_text(p, "Method: %s.", method);
 	if (isfinite(c->fail_pct)) {
 		nb_dbl(p, "fail_on_regression_percent", NULL, c->fail_pct, 1, NULL);
 		nb_text(p, "Regressions (slower beyond the noise by more than %g%%, or invalid): %d",
 			c->fail_pct, c->regressions);
+		nb_text(p, "Not judged (the gate fails on them too): %d", c->unjudged);
+	} else {
+		nb_missing(p, "fail_on_regression_percent", NULL, NULL);
 	}
 	nb_i64(p, "regressions", NULL, c->regressions, NULL);
+	nb_i64(p, "unjudged", NULL, c->unjudged, NULL);
 	return nb_print_close(p);
+}
+
+/* --fail-on-regression: the gate's verdict, the tests it could not judge named. */
+static int gate(const struct cmp *c)
+{
+	for (int i = 0; i < c->nrows; i++) {
+		const struct row *w = &c->rows[i];
+
+		if (!judged(w))
+			fprintf(stderr, "navibench compare: --fail-on-regression: %s (%s) not judged: "
+				"%s%s%s\n", w->test, base_name(w->file), w->verdict,
+				w->note[0] ? ", " : "", w->note);
+	}
+	if (c->regressions || c->unjudged)
+		fprintf(stderr, "navibench compare: --fail-on-regression %g: %d regression%s, "
+			"%d test%s not judged: exit %d\n", c->fail_pct, c->regressions,
+			c->regressions == 1 ? "" : "s", c->unjudged, c->unjudged == 1 ? "" : "s",
+			NB_EXIT_GATE);
+	return c->regressions || c->unjudged ? NB_EXIT_GATE : NB_EXIT_OK;
 }
 
 static int cmd_compare(int argc, char **argv)
@@ -477,7 +567,7 @@ static int cmd_compare(int argc, char **argv)
 	bool strict = false;
 	const struct cli_option opts[] = {
 		CLI_DOUBLE_OPT("fail-on-regression", 0, &fail_pct, "PCT", 0, 100,
-			       "exit 1 when a test of a NEW run is slower than BASE beyond the noise by more than PCT percent, or invalid"),
+			       "the gate: exit 5 when a test of a NEW run is slower than BASE beyond the noise (after Holm's correction) by more than PCT percent, or invalid, or could not be judged (too few repeats, missing, not comparable; stderr names it)"),
 		CLI_FLAG_OPT("strict", 0, &strict,
 			     "refuse (exit 2) runs whose configurations differ, instead of warning"),
 		CLI_OPT_END
@@ -489,13 +579,15 @@ static int cmd_compare(int argc, char **argv)
 		.description =
 			"Per test: the values side by side, the ratio of each NEW to BASE, and\n"
 			"whether the difference is beyond the runs' variation: the Mann-Whitney U\n"
-			"test on the kept repeat times, two-sided at 5%. Devices, systems and\n"
+			"test on the kept repeat times, two-sided, with Holm's step-down correction\n"
+			"over each NEW run's tests (the i-th smallest of m p values times\n"
+			"m - i + 1, never below the one before), 5% in all. Devices, systems and\n"
 			"configurations are shown; runs whose configurations differ (quick, seed,\n"
 			"weights, backend, threads, reference) are warned about (--strict:\n"
 			"refused); a test whose batch or frames differ is not compared; scores\n"
 			"made against another reference are not compared. --format csv: the\n"
-			"tests, one line each.",
-		.common = CLI_FORMAT | CLI_ARGS_IN,
+			"tests, one line each; --json: user/schemas/compare.schema.json.",
+		.common = CLI_FORMAT | CLI_FORMAT_NO_PROMETHEUS | CLI_JSON | CLI_ARGS_IN,
 		.options = opts,
 	};
 	struct cli_common common;
@@ -526,9 +618,9 @@ static int cmd_compare(int argc, char **argv)
 		rc = NB_EXIT_USAGE;
 		goto out;
 	}
-	rc = emit(&c, common.format);
-	if (!rc && isfinite(fail_pct) && c.regressions)
-		rc = NB_EXIT_FAIL;
+	rc = emit(&c, common.format, common.json ? common.json_path : NULL);
+	if (!rc && isfinite(fail_pct))
+		rc = gate(&c);
 out:
 	for (int k = 0; k < c.nrun; k++)
 		nb_result_free(&c.run[k]);

@@ -13,16 +13,16 @@
 #include <unistd.h>
 
 #ifndef NB_WITHOUT_LIBDRM
-#include "amdgpu_lib.h"
+#include "devices/amdgpu_lib.h"
 #endif
-#include "asic.h"
+#include "devices/asic.h"
 #include "cli.h"
 #include "navibench.h"
-#include "devices.h"
+#include "devices/devices.h"
 #include "optional.h"
-#include "gpu.h"
-#include "gtfs.h"
-#include "print.h"
+#include "cmd/plugin_view.h"
+#include "devices/gtfs.h"
+#include "print/print.h"
 
 static bool wake;
 
@@ -590,7 +590,7 @@ static int info_device(struct nb_print *p, struct nb_devent *e, struct nb_print_
 		rc = info_amdgpu(p, e, id);
 	else if (e->dev.kind == NB_DEV_SIM)
 		rc = info_sim(p, e, id);
-	else if (e->dev.kind == NB_DEV_HIP)
+	else if (e->dev.kind == NB_DEV_PLUGIN)
 		rc = info_hip(p, e, id);
 	else
 		rc = info_cpu(p, e, id);

@@ -7,9 +7,9 @@
 
 #include "cli.h"
 #include "navibench.h"
-#include "devices.h"
-#include "gpu.h"
-#include "print.h"
+#include "devices/devices.h"
+#include "cmd/plugin_view.h"
+#include "print/print.h"
 
 static bool verbose;
 
@@ -188,7 +188,7 @@ static int cmd_list(int argc, char **argv)
 	nb_table_begin(p, "devices", cols, NCOLS);
 	for (int i = 0; i < l.n; i++) {
 		gpu |= l.dev[i].dev.kind != NB_DEV_CPU;
-		real |= l.dev[i].dev.kind == NB_DEV_AMDGPU || l.dev[i].dev.kind == NB_DEV_HIP;
+		real |= l.dev[i].dev.kind == NB_DEV_AMDGPU || l.dev[i].dev.kind == NB_DEV_PLUGIN;
 		list_row(p, &l.dev[i]);
 	}
 	nb_table_end(p);

@@ -14,8 +14,8 @@
 #include "engine/engine.h"
 #include "optional.h"
 #include "navibench.h"
-#include "picture.h"
-#include "plugin.h"
+#include "print/picture.h"
+#include "devices/plugin.h"
 
 /* The picture: at most this many movies and frames, the first ones. */
 #define PNG_MOVIES 4
@@ -216,25 +216,67 @@ static int predict_forward(const struct nb_backend_ops *ops, const struct nb_dev
 	return rc;
 }
 
+/* What the command line asks for. */
+struct predict_args {
+	const char *model, *weights, *input, *output, *png;
+	long seed, threads;
+};
+
+/* The prediction of a, on dev with model m: an exit status. */
+static int predict_run(const struct predict_args *a, const struct nb_model *m,
+		       const struct nb_device *dev)
+{
+	const struct nb_backend_ops *ops = predict_backend(dev);
+	struct nb_array in = { 0 }, out = { 0 };
+	struct nb_weights *w;
+	int rc = 0;
+
+	w = predict_weights(m, a->weights, a->seed, &rc);
+	if (!w)
+		return rc;
+	if (nb_npy_read(a->input, &in) || check_shape(m, &in, a->input)) {
+		rc = NB_EXIT_USAGE;
+		goto out;
+	}
+	out.count = nb_output_count(m, (int)in.shape[0], (int)in.shape[1]);
+	out.data = malloc(out.count * sizeof(float));
+	if (!out.data) {
+		fprintf(stderr, "navibench predict: out of memory\n");
+		rc = NB_EXIT_FAIL;
+		goto out;
+	}
+	out_shape(m, (int)in.shape[0], (int)in.shape[1], &out);
+	if (predict_forward(ops, dev, a->threads, w, &in, &out)) {
+		rc = NB_EXIT_FAIL;
+		goto out;
+	}
+	rc = nb_npy_write(a->output, &out) ? NB_EXIT_FAIL : NB_EXIT_OK;
+	if (!rc && a->png && draw_png(a->png, m, &in, &out))
+		rc = NB_EXIT_FAIL;
+out:
+	nb_weights_free(w);
+	nb_array_free(&in);
+	nb_array_free(&out);
+	return rc;
+}
+
 static int cmd_predict(int argc, char **argv)
 {
-	const char *model = NULL, *weights = NULL, *input = NULL, *output = NULL;
-	const char *png = NULL;
-	long seed = 1, threads = 0;
+	struct predict_args a = { .seed = 1 };
 	const struct cli_option opts[] = {
-		CLI_STRING_OPT("model", 'm', &model, "MODEL",
+		CLI_STRING_OPT("model", 'm', &a.model, "MODEL",
 			       "convlstm-mono or convlstm-color (required)"),
-		CLI_INFILE_OPT("weights", 'w', &weights, "FILE",
+		CLI_INFILE_OPT("weights", 'w', &a.weights, "FILE",
 			       "trained weights, safetensors (default: from the seed)"),
-		CLI_INT_OPT("seed", 's', &seed, "N", 0, 2147483647,
+		CLI_INT_OPT("seed", 's', &a.seed, "N", 0, 2147483647,
 			    "seed for the weights when --weights is not given (default 1)"),
-		CLI_INFILE_OPT("input", 'i', &input, "FILE",
+		CLI_INFILE_OPT("input", 'i', &a.input, "FILE",
 			       "the movie, .npy float32 (B, T, H, W, C) (required)"),
-		CLI_OUTFILE_OPT("output", 'o', &output, "FILE",
+		CLI_OUTFILE_OPT("output", 'o', &a.output, "FILE",
 			       "the predictions, .npy float32 (required)"),
-		CLI_OUTFILE_OPT("png", 0, &png, "FILE",
+		CLI_OUTFILE_OPT("png", 0, &a.png, "FILE",
 			       "also draw the input frames, the ground truth where known and the predictions (PNG)"),
-		CLI_INT_OPT("threads", 0, &threads, "N", 0, 256,
+		CLI_INT_OPT("threads", 0, &a.threads, "N", 0, 256,
 			    "CPU threads (default 0: all cores)"),
 		CLI_OPT_END
 	};
@@ -249,63 +291,33 @@ static int cmd_predict(int argc, char **argv)
 			  "truth t+1 and predicted t+1) or the last 20 and the prediction (convlstm-color).",
 	};
 	struct cli_common common;
-	struct nb_array in = { 0 }, out = { 0 };
 	struct nb_device dev;
-	struct nb_weights *w = NULL;
 	int rc = cli_parse(&spec, argc, argv, &common);
 
 	if (rc != CLI_CONTINUE)
 		return rc;
 	if (common.nargs > 0)
 		return cli_usage_error("predict", "unexpected argument '%s'", common.args[0]);
-	if (!model || !input || !output)
+	if (!a.model || !a.input || !a.output)
 		return cli_usage_error("predict", "--model, --input and --output are required");
-	if (png && !nb_lib_have(NB_LIB_LIBPNG))
+	if (a.png && !nb_lib_have(NB_LIB_LIBPNG))
 		return nb_lib_off("predict", "--png", NB_LIB_LIBPNG);
-	if (weights && !nb_lib_have(NB_LIB_JSON_C))
+	if (a.weights && !nb_lib_have(NB_LIB_JSON_C))
 		return nb_lib_off("predict", "--weights", NB_LIB_JSON_C);
-	const struct cli_file ins[] = { { "--input", input }, { "--weights", weights } };
-	const struct cli_file outs[] = { { "--output", output }, { "--png", png } };
+	const struct cli_file ins[] = { { "--input", a.input }, { "--weights", a.weights } };
+	const struct cli_file outs[] = { { "--output", a.output }, { "--png", a.png } };
 
 	rc = cli_check_outputs("predict", ins, 2, outs, 2);
 	if (rc)
 		return rc;
-	const struct nb_model *m = nb_model_find(model);
+	const struct nb_model *m = nb_model_find(a.model);
 	if (!m)
 		return cli_usage_error("predict", "--model: unknown model '%s'; the models are %s",
-				       model, nb_model_names());
+				       a.model, nb_model_names());
 	rc = nb_device_select("predict", common.device, &dev);
 	if (rc)
 		return rc;
-	const struct nb_backend_ops *ops = predict_backend(&dev);
-
-	w = predict_weights(m, weights, seed, &rc);
-	if (!w)
-		return rc;
-	if (nb_npy_read(input, &in) || check_shape(m, &in, input)) {
-		rc = NB_EXIT_USAGE;
-		goto out;
-	}
-	out.count = nb_output_count(m, (int)in.shape[0], (int)in.shape[1]);
-	out.data = malloc(out.count * sizeof(float));
-	if (!out.data) {
-		fprintf(stderr, "navibench predict: out of memory\n");
-		rc = NB_EXIT_FAIL;
-		goto out;
-	}
-	out_shape(m, (int)in.shape[0], (int)in.shape[1], &out);
-	if (predict_forward(ops, &dev, threads, w, &in, &out)) {
-		rc = NB_EXIT_FAIL;
-		goto out;
-	}
-	rc = nb_npy_write(output, &out) ? NB_EXIT_FAIL : NB_EXIT_OK;
-	if (!rc && png && draw_png(png, m, &in, &out))
-		rc = NB_EXIT_FAIL;
-out:
-	nb_weights_free(w);
-	nb_array_free(&in);
-	nb_array_free(&out);
-	return rc;
+	return predict_run(&a, m, &dev);
 }
 
 const struct nb_command nb_cmd_predict = {

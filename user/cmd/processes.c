@@ -11,11 +11,11 @@
 #include <time.h>
 
 #include "cli.h"
-#include "devices.h"
-#include "fdinfo.h"
+#include "devices/devices.h"
+#include "devices/fdinfo.h"
 #include "navibench.h"
-#include "print.h"
-#include "processes.h"
+#include "print/print.h"
+#include "cmd/processes.h"
 
 static bool opt_watch;
 static unsigned long opt_interval = 1000;
@@ -71,24 +71,6 @@ static void sleep_ms(unsigned long ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-}
-
-/* Busy % of p on engine e over wall_ns since before (NULL: not known then). */
-static bool busy(const struct nb_proc *p, const struct nb_proc *before, const char *e,
-		 double wall_ns, double *pct)
-{
-	int64_t now, then;
-
-	if (!before || wall_ns <= 0)
-		return false;
-	/* amdgpu leaves out an engine the client has not used: 0 ns. */
-	now = nb_proc_engine_ns(p, e);
-	then = nb_proc_engine_ns(before, e);
-	now = now < 0 ? 0 : now;
-	then = then < 0 ? 0 : then;
-	/* A client closed in between can make the sum go down: 0, not less. */
-	*pct = now > then ? (now - then) * 100.0 / wall_ns : 0;
-	return true;
 }
 
 /*
@@ -203,7 +185,7 @@ static void print_proc(struct nb_print *p, const struct nb_proc *pr,
 	for (size_t i = 0; i < NENGINES; i++) {
 		double pct;
 
-		if (!busy(pr, b, engines[i], wall_ns, &pct)) {
+		if (!nb_proc_busy(pr, b, engines[i], wall_ns, &pct)) {
 			put(p, (struct nb_value){ .type = NB_V_MISSING, .text = "-" });
 			continue;
 		}

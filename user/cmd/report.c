@@ -32,8 +32,8 @@
 #include "cli.h"
 #include "navibench.h"
 #include "optional.h"
-#include "print.h"
-#include "result.h"
+#include "print/print.h"
+#include "cmd/result.h"
 
 #define MAX_FILES 16
 #define CHART_W 900
@@ -65,10 +65,19 @@ struct series {
 	char reasons[160];	/* "ppt0, thm_core"; "" none; "-" not known */
 };
 
+/* What the page shows of a test beyond struct nb_result_test; NaN: null. */
+struct rep_test {
+	double reference_value, score;
+	const char *error;		/* NULL: none */
+	bool has_v;			/* a validation object */
+	int pass;			/* -1: not said */
+	double max_abs, max_rel, tol_abs, tol_rel;
+};
+
 struct rep_run {
 	struct nb_result r;
-	const char *pci, *note;
-	struct json_object *tests, *reference;
+	const char *pci, *note, *machine, *cpu, *os;
+	struct rep_test t[NB_RESULT_MAX_TESTS];
 	struct series s[NB_RESULT_MAX_TESTS];
 	int ns;
 };
@@ -222,28 +231,54 @@ static void read_series(struct nb_reader *rd, struct json_object *test, int i,
 }
 
 /* What the page shows beyond the shared loader: each field checked. */
+/* What the page shows of tests[i] (t) beyond what nb_result_read() read. */
+static void read_test_more(struct nb_reader *rd, struct json_object *t, int i,
+			   struct rep_test *rt)
+{
+	struct json_object *v, *pass;
+	char where[32], vwhere[48];
+
+	snprintf(where, sizeof(where), "tests[%d]", i);
+	snprintf(vwhere, sizeof(vwhere), "%s.validation", where);
+	rt->reference_value = nb_json_num(rd, t, where, "reference_value");
+	rt->score = nb_json_num(rd, t, where, "score");
+	rt->error = nb_json_str(rd, t, where, "error", true);
+	v = nb_json_get(rd, t, where, "validation", J_OBJ | J_NULL, "an object or null");
+	rt->has_v = v && json_object_is_type(v, json_type_object);
+	pass = rt->has_v ? nb_json_get(rd, v, vwhere, "pass", J_BOOL | J_NULL,
+				       "true, false or null") : NULL;
+	rt->pass = pass && json_object_is_type(pass, json_type_boolean) ?
+		   json_object_get_boolean(pass) : -1;
+	rt->max_abs = rt->max_rel = rt->tol_abs = rt->tol_rel = NAN;
+	if (!rt->has_v)
+		return;
+	rt->max_abs = nb_json_num(rd, v, vwhere, "max_abs_error");
+	rt->max_rel = nb_json_num(rd, v, vwhere, "max_rel_error");
+	rt->tol_abs = nb_json_num(rd, v, vwhere, "tolerance_abs");
+	rt->tol_rel = nb_json_num(rd, v, vwhere, "tolerance_rel");
+}
+
 static int read_more(struct rep_run *run)
 {
 	struct nb_reader rd = { .cmd = "report", .path = run->r.path,
 				.version = run->r.version };
-	struct json_object *dev, *score;
+	struct json_object *dev, *score, *ref, *tests, *sys, *cpu;
 
 	dev = nb_json_get(&rd, run->r.root, "", "device", J_OBJ, "an object");
 	run->pci = nb_json_str(&rd, dev, "device", "pci", true);
 	run->note = nb_json_str(&rd, dev, "device", "note", true);
 	score = nb_json_get(&rd, run->r.root, "", "score", J_OBJ, "an object");
-	run->reference = nb_json_get(&rd, score, "score", "reference", J_OBJ | J_NULL,
-				     "an object");
-	run->tests = nb_json_get(&rd, run->r.root, "", "tests", J_ARR, "an array");
+	ref = nb_json_get(&rd, score, "score", "reference", J_OBJ | J_NULL, "an object");
+	run->machine = ref ? nb_json_str(&rd, ref, "score.reference", "machine", true) : NULL;
+	sys = nb_json_get(&rd, run->r.root, "", "system", J_OBJ | J_NULL, "an object");
+	cpu = sys ? nb_json_get(&rd, sys, "system", "cpu", J_OBJ | J_NULL, "an object") : NULL;
+	run->cpu = cpu ? nb_json_str(&rd, cpu, "system.cpu", "model", true) : NULL;
+	run->os = sys ? nb_json_str(&rd, sys, "system", "os", true) : NULL;
+	tests = nb_json_get(&rd, run->r.root, "", "tests", J_ARR, "an array");
 	for (int i = 0; i < run->r.nt && !rd.bad; i++) {
-		struct json_object *t = json_object_array_get_idx(run->tests, i);
-		char where[32];
+		struct json_object *t = json_object_array_get_idx(tests, i);
 
-		snprintf(where, sizeof(where), "tests[%d]", i);
-		nb_json_num(&rd, t, where, "reference_value");
-		nb_json_num(&rd, t, where, "score");
-		nb_json_str(&rd, t, where, "error", true);
-		nb_json_get(&rd, t, where, "validation", J_OBJ | J_NULL, "an object or null");
+		read_test_more(&rd, t, i, &run->t[i]);
 		read_series(&rd, t, i, run);
 	}
 	return rd.bad ? NB_EXIT_USAGE : 0;
@@ -259,29 +294,6 @@ static void free_run(struct rep_run *run)
 	nb_result_free(&run->r);
 }
 
-/* A member of test object t, already checked by read_more(). */
-static struct json_object *member(struct json_object *t, const char *key)
-{
-	struct json_object *v = NULL;
-
-	json_object_object_get_ex(t, key, &v);
-	return v;
-}
-
-static double num_member(struct json_object *t, const char *key)
-{
-	struct json_object *v = member(t, key);
-
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : NAN;
-}
-
-static const char *str_member(struct json_object *t, const char *key)
-{
-	struct json_object *v = member(t, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
 /* ---- the page ---- */
 
 static void row(FILE *f, const char *label, const char *value)
@@ -291,15 +303,6 @@ static void row(FILE *f, const char *label, const char *value)
 	fprintf(f, "<tr><th>%s</th><td>", label);
 	esc(f, value);
 	fputs("</td></tr>\n", f);
-}
-
-static const char *sys_str(struct json_object *root, const char *a, const char *b)
-{
-	struct json_object *s = member(root, "system"), *o = s ? member(s, a) : NULL;
-
-	if (o && b)
-		o = member(o, b);
-	return o && json_object_is_type(o, json_type_string) ? json_object_get_string(o) : NULL;
 }
 
 static void device_card(FILE *f, const struct rep_run *run, int k)
@@ -320,8 +323,8 @@ static void device_card(FILE *f, const struct rep_run *run, int k)
 	snprintf(buf, sizeof(buf), "quick %s, seed %ld, %ld threads, weights %s",
 		 r->quick ? "yes" : "no", r->seed, r->threads, r->weights ? r->weights : "from the seed");
 	row(f, "configuration", buf);
-	row(f, "CPU", sys_str(r->root, "cpu", "model"));
-	row(f, "OS", sys_str(r->root, "os", NULL));
+	row(f, "CPU", run->cpu);
+	row(f, "OS", run->os);
 	row(f, "kernel", r->kernel);
 	snprintf(buf, sizeof(buf), "%s %s", r->version_str ? r->version_str : "-",
 		 r->commit ? r->commit : "");
@@ -393,8 +396,7 @@ static void bar_chart(FILE *f, const struct rep_run *runs, int nrun)
 				continue;
 			unit = t->unit;
 			if (!isfinite(ref))
-				ref = num_member(json_object_array_get_idx(runs[k].tests, i),
-						 "reference_value");
+				ref = runs[k].t[i].reference_value;
 			if (isfinite(t->value))
 				max = fmax(max, t->value);
 		}
@@ -409,9 +411,7 @@ static void bar_chart(FILE *f, const struct rep_run *runs, int nrun)
 		for (int k = 0; k < nrun; k++) {
 			const struct nb_result_test *t = nb_result_find_test(&runs[k].r, names[j]);
 			/* each run's ratio against its own reference (score.reference_id) */
-			double own = t ? num_member(json_object_array_get_idx(runs[k].tests,
-									      t - runs[k].r.t),
-						    "reference_value") : NAN;
+			double own = t ? runs[k].t[t - runs[k].r.t].reference_value : NAN;
 
 			bar(f, y, t ? t->value : NAN, max, colour[k % 8], base_name(runs[k].r.path),
 			    unit, own, false);
@@ -585,10 +585,8 @@ static void validation(FILE *f, const struct rep_run *run)
 	      "<th>score</th><th>validation</th><th>max abs error</th><th>max rel error</th>"
 	      "<th>tolerance (abs, rel)</th><th>error</th></tr>\n", f);
 	for (int i = 0; i < run->r.nt; i++) {
-		struct json_object *t = json_object_array_get_idx(run->tests, i);
-		struct json_object *v = member(t, "validation");
-		bool has_v = v && json_object_is_type(v, json_type_object);
-		struct json_object *pass = has_v ? member(v, "pass") : NULL;
+		const struct rep_test *rt = &run->t[i];
+		bool has_v = rt->has_v;
 		const char *st = run->r.t[i].status;
 
 		fprintf(f, "<tr class=\"%s\"><td>", strcmp(st, "ok") ? "bad" : "ok");
@@ -597,13 +595,13 @@ static void validation(FILE *f, const struct rep_run *run)
 		esc(f, st);
 		fprintf(f, "</td><td>%s ", fmt_num(a, sizeof(a), run->r.t[i].value));
 		esc(f, run->r.t[i].unit);
-		fprintf(f, "</td><td>%s</td><td>%s</td>", fmt_num(a, sizeof(a), num_member(t, "score")),
-			!pass ? "-" : json_object_get_boolean(pass) ? "pass" : "FAIL");
-		fprintf(f, "<td>%s</td>", has_v ? fmt_num(a, sizeof(a), num_member(v, "max_abs_error")) : "-");
-		fprintf(f, "<td>%s</td>", has_v ? fmt_num(a, sizeof(a), num_member(v, "max_rel_error")) : "-");
-		fprintf(f, "<td>%s, %s</td><td>", has_v ? fmt_num(a, sizeof(a), num_member(v, "tolerance_abs")) : "-",
-			has_v ? fmt_num(b, sizeof(b), num_member(v, "tolerance_rel")) : "-");
-		esc(f, str_member(t, "error"));
+		fprintf(f, "</td><td>%s</td><td>%s</td>", fmt_num(a, sizeof(a), rt->score),
+			rt->pass < 0 ? "-" : rt->pass ? "pass" : "FAIL");
+		fprintf(f, "<td>%s</td>", has_v ? fmt_num(a, sizeof(a), rt->max_abs) : "-");
+		fprintf(f, "<td>%s</td>", has_v ? fmt_num(a, sizeof(a), rt->max_rel) : "-");
+		fprintf(f, "<td>%s, %s</td><td>", has_v ? fmt_num(a, sizeof(a), rt->tol_abs) : "-",
+			has_v ? fmt_num(b, sizeof(b), rt->tol_rel) : "-");
+		esc(f, rt->error);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -622,7 +620,7 @@ static const char style[] =
 
 static void page(FILE *f, const struct rep_run *runs, int nrun)
 {
-	const char *machine = runs[0].reference ? str_member(runs[0].reference, "machine") : NULL;
+	const char *machine = runs[0].machine;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<title>navibench report</title>\n<style>", f);

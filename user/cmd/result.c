@@ -14,7 +14,7 @@
 
 #include "engine/engine.h"
 #include "navibench.h"
-#include "result.h"
+#include "cmd/result.h"
 
 #define MAX_RESULT_BYTES (64L << 20)
 

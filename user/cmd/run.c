@@ -3,7 +3,9 @@
  * navibench run: the ConvLSTM benchmark suite on one device, every result
  * validated against the reference, a composite score against the reference
  * device, text and JSON from the same print calls (print.h). The JSON schema
- * is documented in engine/result-schema.md.
+ * is documented in engine/result-schema.md. This file: the options, the
+ * device and its backend, the tests, where the result goes; the result's
+ * formats are run_print.c's, --device all run_all.c's.
  */
 #include <math.h>
 #include <pthread.h>
@@ -16,51 +18,17 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "devices.h"
+#include "devices/devices.h"
 #include "engine/engine.h"
 #include "engine/system.h"
 #include "navibench.h"
-#include "plugin.h"
-#include "monitor.h"
-#include "print.h"
-#include "run_metrics.h"
-
-#define RUN_SCHEMA_VERSION 3
-#define RUN_ALL_SCHEMA_VERSION 1
-/* --device all: at most this many devices at once */
-#define NB_MAX_RUN_DEVICES 16
+#include "devices/plugin.h"
+#include "sources/monitor.h"
+#include "print/print.h"
+#include "cmd/run.h"
+#include "cmd/run_textfile.h"
 
 static const char *const isa_choices[] = { "auto", "avx512", "avx2", "generic", NULL };
-
-struct run {
-	struct nb_device dev;
-	const char *device_note;
-	char note[1280];	/* device_note when made up here */
-	const struct nb_backend_ops *ops;
-	void *ctx;
-	int ordinal;		/* GPU backends: the runtime's device */
-	char open_err[256];	/* the backend did not open: why */
-	int isa;
-	long threads, batch, frames, seed;
-	bool quick;
-	const char *tests_arg, *weights_path;
-	const char *textfile;	/* --textfile DIR */
-	bool selected[NB_TEST_COUNT];
-	struct nb_weights *weights;
-	struct nb_test_result res[NB_TEST_COUNT];
-	struct nb_telemetry telem[NB_TEST_COUNT];	/* of res[i] */
-	int nres;
-	long telemetry_ms;	/* --telemetry-interval; 0: off */
-	double t0;		/* CLOCK_MONOTONIC at the run's start: the series' 0 */
-	bool complete;		/* every selected test ran: not interrupted */
-	double peak;		/* GFLOP/s for the percentages */
-	const char *peak_from;
-	char date[32];
-	struct nb_system sys;	/* the "system" record */
-	/* progress line */
-	bool tty;
-	int index, count;
-};
 
 /*
  * SIGINT and SIGTERM: the first asks the run to stop after the test that is
@@ -73,7 +41,7 @@ struct run {
  * a temporary file and rename). While the result is being written both
  * signals are blocked, so a file is never left half-written or behind.
  */
-static volatile sig_atomic_t stop_signal;
+volatile sig_atomic_t run_stop_signal;
 
 static void on_stop_signal(int sig)
 {
@@ -82,7 +50,7 @@ static void on_stop_signal(int sig)
 		"(interrupt again to stop now, with no result written)\n";
 	ssize_t ret;
 
-	stop_signal = sig;
+	run_stop_signal = sig;
 	ret = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	(void)ret;
 }
@@ -103,435 +71,6 @@ static void progress_done(struct run *r)
 		fprintf(stderr, "\r\033[K");
 		fflush(stderr);
 	}
-}
-
-static const char *fmt_value(char *buf, size_t n, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, n, "-");
-	else if (v >= 100)
-		snprintf(buf, n, "%.1f", v);
-	else
-		snprintf(buf, n, "%.2f", v);
-	return buf;
-}
-
-static const char *status_of(const struct nb_test_result *t)
-{
-	if (t->error[0])
-		return "error";
-	return t->valid.pass ? "ok" : "INVALID";
-}
-
-static const struct nb_column cols[] = {
-	{ "name", "Test", false },
-	{ "value", "Result", true },
-	{ "unit", "Unit", false },
-	{ "best", "Best", true },
-	{ "cv", "CV", true },
-	{ "gflops", "GFLOP/s", true },
-	{ "percent_of_peak", "% peak", true },
-	{ "validation", "Validation", false },
-	{ "score", "Score", true },
-	{ "status", NULL, false },
-	{ "error", NULL, false },
-	{ "standard", NULL, false },
-	{ "batch", NULL, false },
-	{ "frames", NULL, false },
-	{ "median_s", NULL, false },
-	{ "min_s", NULL, false },
-	{ "repeats", NULL, false },
-	{ "work_per_repeat", NULL, false },
-	{ "reference_value", NULL, false },
-	{ "description", NULL, false },
-};
-
-static void emit_head(struct nb_print *p, struct run *r)
-{
-	nb_str(p, "schema", NULL, "navibench-run");
-	nb_i64(p, "schema_version", NULL, RUN_SCHEMA_VERSION, NULL);
-	nb_str(p, "date", NULL, r->date);
-	nb_bool(p, "complete", NULL, r->complete);
-
-	nb_obj_begin(p, "device", "Device");
-	nb_i64(p, "index", "index", r->dev.index, NULL);
-	nb_str(p, "kind", NULL, nb_device_kind_name(r->dev.kind));
-	nb_str(p, "name", "name", r->dev.name);
-	if (r->dev.pci[0])
-		nb_str(p, "pci", "PCI", r->dev.pci);
-	nb_str(p, "backend", "backend", r->ops->name);
-	nb_str(p, "backend_detail", "runs on", r->ops->describe(r->ctx));
-	nb_str(p, "note", "note", r->device_note);
-	nb_obj_end(p);
-
-	nb_obj_begin(p, "configuration", "Configuration");
-	nb_bool(p, "quick", "quick", r->quick);
-	nb_i64(p, "threads", NULL, r->ops->threads(r->ctx), NULL);
-	nb_i64(p, "seed", "seed", r->seed, NULL);
-	if (r->weights_path)
-		nb_str(p, "weights", "weights", r->weights_path);
-	else
-		nb_value(p, &(struct nb_value){ .key = "weights", .label = "weights",
-						.type = NB_V_MISSING,
-						.text = "Keras initializers from the seed" });
-	/* not measured (e.g. --tests mem-bandwidth): null, JSON has no NaN */
-	if (isfinite(r->peak))
-		nb_dbl(p, "peak_gflops", "fp32 peak for %", r->peak, 1, "GFLOP/s");
-	else
-		nb_missing(p, "peak_gflops", "fp32 peak for %", r->peak_from);
-	nb_str(p, "peak_source", NULL, r->peak_from);
-	nb_obj_end(p);
-	nb_system_emit(p, &r->sys);
-}
-
-static void validation_members(struct nb_print *p, const struct nb_validation *v)
-{
-	nb_bool(p, "pass", NULL, v->pass);
-	nb_dbl(p, "max_abs_error", NULL, v->max_abs, 0, NULL);
-	nb_dbl(p, "max_rel_error", NULL, v->max_rel, 0, NULL);
-	nb_dbl(p, "tolerance_abs", NULL, v->tol_abs, 0, NULL);
-	nb_dbl(p, "tolerance_rel", NULL, v->tol_rel, 0, NULL);
-	nb_str(p, "input", NULL, v->input);
-}
-
-/* A failed model test: where its output left the reference (engine/diverge.c). */
-static void divergence_members(struct nb_print *p, const struct nb_divergence *d)
-{
-	char text[512];
-
-	nb_diverge_text(d, text, sizeof(text));
-	nb_str(p, "diagnosis", NULL, text);
-	if (!d->found) {
-		nb_missing(p, "first_divergence", NULL, NULL);
-	} else {
-		nb_obj_begin(p, "first_divergence", NULL);
-		nb_i64(p, "layer", NULL, d->layer, NULL);
-		nb_str(p, "layer_kind", NULL, d->layer == d->layers - 1 ? "head" : "convlstm");
-		nb_i64(p, "item", NULL, d->item, NULL);
-		nb_i64(p, "frame", NULL, d->frame, NULL);
-		nb_i64(p, "y", NULL, d->y, NULL);
-		nb_i64(p, "x", NULL, d->x, NULL);
-		nb_i64(p, "channel", NULL, d->channel, NULL);
-		nb_dbl(p, "value", NULL, d->value, 0, NULL);
-		nb_dbl(p, "reference", NULL, d->ref, 0, NULL);
-		nb_dbl(p, "tolerance", NULL, d->tol, 0, NULL);
-		nb_dbl(p, "max_abs_error_before", NULL, d->max_before, 0, NULL);
-		nb_str(p, "kind", NULL, d->jump ? "jump" : "gradual");
-		nb_obj_end(p);
-	}
-	if (!d->ran)
-		return;
-	nb_arr_begin(p, "layer_max_abs_error", NULL);
-	for (int l = 0; l < d->layers; l++)
-		nb_dbl(p, "max_abs_error", NULL, d->layer_max[l], 0, NULL);
-	nb_arr_end(p);
-}
-
-/* The validation; on a GPU backend the timed output's check as a member. */
-static void cell_validation(struct nb_print *p, const struct nb_test_result *t)
-{
-	const struct nb_validation *v = &t->valid;
-	char text[64];
-
-	if (t->error[0]) {
-		nb_cell_missing(p, "ERROR");
-		return;
-	}
-	snprintf(text, sizeof(text), "%s %.1e", v->pass ? "pass" : "INVALID", v->max_abs);
-	nb_cell_obj_begin(p, text);
-	validation_members(p, v);
-	nb_str(p, "reason", NULL, v->reason ? v->reason : "");
-	if (!v->pass && t->test->model)
-		divergence_members(p, &v->where);
-	if (t->timed.ran) {
-		nb_obj_begin(p, "timed_output", NULL);
-		validation_members(p, &t->timed);
-		nb_obj_end(p);
-	}
-	nb_obj_end(p);
-}
-
-static void tstat(struct nb_print *p, const char *key, const struct nb_tstat *st)
-{
-	if (!st->n) {
-		nb_missing(p, key, NULL, NULL);
-		return;
-	}
-	nb_obj_begin(p, key, NULL);
-	nb_dbl(p, "min", NULL, st->min, 0, NULL);
-	nb_dbl(p, "avg", NULL, st->avg, 0, NULL);
-	nb_dbl(p, "max", NULL, st->max, 0, NULL);
-	nb_obj_end(p);
-}
-
-/* A series member: one value or null per sample. */
-static void series_member(struct nb_print *p, const struct nb_telemetry *tm, const char *key,
-			  size_t off)
-{
-	nb_arr_begin(p, key, NULL);
-	for (int i = 0; i < tm->nseries; i++)
-		nb_dbl(p, key, NULL, *(const double *)((const char *)&tm->series[i] + off), 0,
-		       NULL);
-	nb_arr_end(p);
-}
-
-/* tests[].telemetry (JSON only; text has its own table): null when off */
-static void emit_telemetry(struct nb_print *p, const struct nb_telemetry *tm)
-{
-	if (!tm || !tm->ran) {
-		nb_missing(p, "telemetry", NULL, NULL);
-		return;
-	}
-	nb_obj_begin(p, "telemetry", NULL);
-	nb_str(p, "method", NULL, tm->method);
-	nb_str(p, "source", NULL, tm->source);
-	nb_dbl(p, "interval_s", NULL, tm->interval_s, 0, NULL);
-	nb_dbl(p, "window_s", NULL, tm->window_s, 0, NULL);
-	nb_i64(p, "samples", NULL, tm->samples, NULL);
-	tstat(p, "clock_mhz", &tm->clock_mhz);
-	tstat(p, "temperature_c", &tm->temp_c);
-	tstat(p, "power_w", &tm->power_w);
-	nb_dbl(p, "energy_j", NULL, tm->energy_j, 0, NULL);
-	if (isfinite(tm->per_joule)) {
-		nb_obj_begin(p, "per_joule", NULL);
-		nb_dbl(p, "value", NULL, tm->per_joule, 0, NULL);
-		nb_str(p, "unit", NULL, tm->per_joule_unit);
-		nb_obj_end(p);
-	} else {
-		nb_missing(p, "per_joule", NULL, NULL);
-	}
-	if (tm->throttle_known) {
-		nb_arr_begin(p, "throttle_reasons", NULL);
-		for (int i = 0; i < tm->nreasons; i++)
-			nb_str(p, "reason", NULL, tm->reasons[i]);
-		nb_arr_end(p);
-	} else {
-		nb_missing(p, "throttle_reasons", NULL, NULL);
-	}
-	nb_dbl(p, "sampler_cpu_s", NULL, tm->sampler_cpu_s, 0, NULL);
-	nb_str(p, "missing", NULL, tm->missing);
-	nb_obj_begin(p, "series", NULL);
-	series_member(p, tm, "t_s", offsetof(struct nb_tsample, t));
-	series_member(p, tm, "clock_mhz", offsetof(struct nb_tsample, clock_mhz));
-	series_member(p, tm, "temperature_c", offsetof(struct nb_tsample, temp_c));
-	series_member(p, tm, "power_w", offsetof(struct nb_tsample, power_w));
-	nb_obj_end(p);
-	nb_obj_end(p);
-}
-
-/* The sampler's CPU time as a share of the window; "none" for the module's. */
-static const char *fmt_cost(char *buf, size_t n, double cpu, double window)
-{
-	if (!isfinite(cpu))
-		snprintf(buf, n, "none in navibench (the module samples in the kernel)");
-	else
-		snprintf(buf, n, "%.2f ms (%.3f%% of one CPU)", 1000 * cpu,
-			 window > 0 ? 100 * cpu / window : 0);
-	return buf;
-}
-
-/* "min/avg/max" of st with prec digits, or "-". */
-static const char *fmt_tstat(char *buf, size_t n, const struct nb_tstat *st, int prec)
-{
-	if (!st->n)
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%.*f/%.*f/%.*f", prec, st->min, prec, st->avg, prec, st->max);
-	return buf;
-}
-
-/* Text: what the device did during each test's timed repeats. */
-static void emit_telemetry_text(struct nb_print *p, const struct run *r)
-{
-	char c[48], t[48], w[96], e[32], j[48];
-	bool any = false;
-
-	for (int i = 0; i < r->nres; i++)
-		any |= r->telem[i].ran && !r->res[i].error[0];
-	if (!any) {
-		if (r->nres && r->telem[0].missing[0])
-			nb_text(p, "Telemetry: %s", r->telem[0].missing);
-		return;
-	}
-	nb_text(p, "Telemetry during the timed repeats (min/avg/max):");
-	nb_text(p, "  %-15s %-17s %-14s %-17s %9s %-18s %s", "Test", "clock MHz", "temp C",
-		"power W", "energy J", "per joule", "throttled by");
-	for (int i = 0; i < r->nres; i++) {
-		const struct nb_telemetry *tm = &r->telem[i];
-		char reasons[128] = "";
-
-		if (!tm->ran || r->res[i].error[0])
-			continue;
-		for (int k = 0, o = 0; k < tm->nreasons && o < (int)sizeof(reasons); k++)
-			o += snprintf(reasons + o, sizeof(reasons) - (size_t)o, "%s%s",
-				      k ? "," : "", tm->reasons[k]);
-		snprintf(e, sizeof(e), isfinite(tm->energy_j) ? "%.2f" : "-", tm->energy_j);
-		if (isfinite(tm->per_joule))
-			snprintf(j, sizeof(j), "%.4g %s", tm->per_joule, tm->per_joule_unit);
-		else
-			snprintf(j, sizeof(j), "-");
-		nb_text(p, "  %-15s %-17s %-14s %-17s %9s %-18s %s", r->res[i].test->name,
-			fmt_tstat(c, sizeof(c), &tm->clock_mhz, 0),
-			fmt_tstat(t, sizeof(t), &tm->temp_c, 1),
-			fmt_tstat(w, sizeof(w), &tm->power_w, 1), e, j,
-			!tm->throttle_known ? "-" : tm->nreasons ? reasons : "none");
-	}
-	for (int i = 0; i < r->nres; i++) {
-		if (!r->telem[i].ran || r->res[i].error[0])
-			continue;
-		nb_text(p, "  %s, every %.0f ms (%d samples in %s's %.2f s); sampler CPU time %s.",
-			r->telem[i].source, 1000 * r->telem[i].interval_s, r->telem[i].samples,
-			r->res[i].test->name, r->telem[i].window_s,
-			fmt_cost(w, sizeof(w), r->telem[i].sampler_cpu_s, r->telem[i].window_s));
-		if (r->telem[i].missing[0])
-			nb_text(p, "  Missing: %s.", r->telem[i].missing);
-		break;
-	}
-	nb_text(p, "%s", "");
-}
-
-/* One row of the results table: what text shows, then what only JSON has. */
-static void emit_row(struct nb_print *p, const struct nb_test_result *t,
-		     const struct nb_telemetry *tm)
-{
-	double ts = nb_test_score(t);
-	bool scored = t->standard && t->valid.pass;
-	char a[64], b[64];
-
-	nb_record_begin(p, NULL);
-	snprintf(a, sizeof(a), "%s%s", t->test->name, t->standard ? "" : " *");
-	nb_cell(p, &(struct nb_value){ .type = NB_V_STR, .s = t->test->name, .text = a });
-	nb_cell_dbl(p, t->value, fmt_value(a, sizeof(a), t->value));
-	nb_cell_str(p, t->test->unit);
-	nb_cell_dbl(p, t->best, fmt_value(b, sizeof(b), t->best));
-	snprintf(a, sizeof(a), "%.1f%%", 100 * t->time.cv);
-	nb_cell_dbl(p, t->error[0] ? NAN : t->time.cv, a);
-	nb_cell_dbl(p, t->rate_gflops, fmt_value(b, sizeof(b), t->rate_gflops));
-	if (isfinite(t->percent_of_peak))
-		snprintf(a, sizeof(a), "%.1f%%", t->percent_of_peak);
-	else
-		snprintf(a, sizeof(a), "-");
-	nb_cell_dbl(p, t->percent_of_peak, a);
-	cell_validation(p, t);
-	if (scored && isfinite(ts))
-		snprintf(b, sizeof(b), "%.0f", ts);
-	else
-		snprintf(b, sizeof(b), "-");
-	nb_cell_dbl(p, scored ? ts : NAN, b);
-	nb_cell_str(p, status_of(t));
-	if (t->error[0])
-		nb_cell_str(p, t->error);
-	else
-		nb_cell_missing(p, "");
-	nb_cell(p, &(struct nb_value){ .type = NB_V_BOOL, .b = t->standard });
-	if (t->batch)
-		nb_cell_int(p, t->batch);
-	else
-		nb_cell_missing(p, NULL);
-	if (t->frames)
-		nb_cell_int(p, t->frames);
-	else
-		nb_cell_missing(p, NULL);
-	nb_cell_dbl(p, t->error[0] ? NAN : t->time.median, NULL);
-	nb_cell_dbl(p, t->error[0] ? NAN : t->time.min, NULL);
-	nb_cell_int(p, t->time.repeats);
-	nb_cell_dbl(p, t->work, NULL);
-	nb_cell_dbl(p, nb_reference.value[t->test->id] > 0 ? nb_reference.value[t->test->id] : NAN,
-		    NULL);
-	nb_cell_str(p, t->test->what);
-	/* every repeat's time, in the order run: what compare judges noise by */
-	if (t->error[0]) {
-		nb_missing(p, "times_s", NULL, NULL);
-	} else {
-		nb_arr_begin(p, "times_s", NULL);
-		for (int i = 0; i < t->time.repeats && i < NB_MAX_REPEATS; i++)
-			nb_dbl(p, "time_s", NULL, t->time.times[i], 0, NULL);
-		nb_arr_end(p);
-	}
-	emit_telemetry(p, t->error[0] ? NULL : tm);
-	nb_record_end(p);
-}
-
-/* Text: why a test failed, and how results are validated. */
-static void emit_failures(struct nb_print *p, const struct run *r)
-{
-	bool any_ns = false;
-
-	for (int i = 0; i < r->nres; i++) {
-		const struct nb_test_result *t = &r->res[i];
-
-		any_ns |= !t->standard;
-		if (t->error[0])
-			nb_text(p, "%s: ERROR: %s", t->test->name, t->error);
-		else if (!t->valid.pass)
-			nb_text(p, "%s: INVALID: max abs error %.3g, max rel error %.3g; tolerance |d| <= %.0e + %.0e |ref| (%s)",
-				t->test->name, t->valid.max_abs, t->valid.max_rel,
-				t->valid.tol_abs, t->valid.tol_rel, t->valid.input);
-		if (!t->error[0] && !t->valid.pass && t->test->model) {
-			char text[512];
-
-			nb_diverge_text(&t->valid.where, text, sizeof(text));
-			nb_text(p, "%s: %s", t->test->name, text);
-		}
-	}
-	if (any_ns)
-		nb_text(p, "* non-standard configuration (--batch/--frames): no score");
-	nb_text(p, "Validation: every result against the double-precision reference; "
-		"models |d| <= 1e-4 + 1e-3 |ref|, gates 1e-5 + 1e-4 |ref|, peak and bandwidth exact.");
-	if (r->ops != &nb_cpu_backend)
-		nb_text(p, "The models' timed output too: the last repeat, items 0 and B-1 "
-			"at the full frame count, against the CPU backend, same tolerance.");
-	nb_text(p, "%s", "");
-}
-
-static void emit_score(struct nb_print *p, const struct run *r, bool all_valid)
-{
-	const char *why = NULL;
-	double score = nb_composite_score(r->res, r->nres, &why);
-
-	nb_obj_begin(p, "score", NULL);
-	if (isfinite(score))
-		nb_dbl(p, "value", "Score", score, 0, NULL);
-	else
-		nb_missing(p, "value", "Score", why);
-	nb_str(p, "method", NULL,
-	       "geometric mean over the five tests of result / reference result x 1000");
-	nb_str(p, "reference_id", NULL, nb_reference.id);
-	nb_obj_begin(p, "reference", NULL);
-	nb_str(p, "machine", NULL, nb_reference.machine);
-	nb_str(p, "cpu", NULL, nb_reference.cpu);
-	nb_str(p, "date", NULL, nb_reference.date);
-	nb_str(p, "command", NULL, nb_reference.command);
-	nb_str(p, "build", NULL, nb_reference.build);
-	nb_obj_end(p);
-	nb_obj_end(p);
-	nb_text(p, "(reference, score 1000: %s, %s, %s)", nb_reference.cpu,
-		nb_reference.machine, nb_reference.date);
-	if (!r->complete)
-		nb_text(p, "Result: INTERRUPTED after %d of %d tests%s", r->nres,
-			r->count, r->nres ? " (their results above)" : "");
-	else
-		nb_text(p, "Result: %s", all_valid ? "all results valid" : "INVALID (see above)");
-	nb_bool(p, "valid", NULL, all_valid);
-}
-
-/* The result, in the format of p (text and JSON: engine/result-schema.md). */
-static void emit(struct run *r, struct nb_print *p)
-{
-	bool all_valid = r->complete;
-
-	emit_head(p, r);
-	nb_text(p, "%s", "");
-	nb_table_begin(p, "tests", cols, (int)(sizeof(cols) / sizeof(cols[0])));
-	for (int i = 0; i < r->nres; i++) {
-		if (r->res[i].error[0] || !r->res[i].valid.pass)
-			all_valid = false;
-		emit_row(p, &r->res[i], &r->telem[i]);
-	}
-	nb_table_end(p);
-	emit_failures(p, r);
-	emit_telemetry_text(p, r);
-	emit_score(p, r, all_valid);
 }
 
 /*
@@ -612,7 +151,7 @@ static void measure_peak(struct run *r)
  * which keep that mask: only this thread takes them. Then the handler.
  */
 /* The backend opened on r's device; 0, or -1 with r->open_err set. */
-static int backend_open(struct run *r)
+int run_backend_open(struct run *r)
 {
 	struct nb_backend_config bcfg = {
 		.device = r->ordinal,
@@ -624,13 +163,13 @@ static int backend_open(struct run *r)
 }
 
 /* From here on SIGINT and SIGTERM ask the run to stop (on_stop_signal). */
-static void catch_stop(const sigset_t *old_mask)
+void run_catch_stop(const sigset_t *old_mask)
 {
 	struct sigaction sa = { .sa_handler = on_stop_signal,
 				.sa_flags = SA_RESTART | SA_RESETHAND };
 
 	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
+	run_stop_signal = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	pthread_sigmask(SIG_SETMASK, old_mask, NULL);
@@ -641,34 +180,17 @@ static int open_backend(struct run *r, const sigset_t *stop_set)
 	sigset_t old_mask;
 
 	pthread_sigmask(SIG_BLOCK, stop_set, &old_mask);
-	if (backend_open(r)) {
+	if (run_backend_open(r)) {
 		pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 		fprintf(stderr, "navibench run: %s\n", r->open_err);
 		return r->isa ? NB_EXIT_USAGE : NB_EXIT_FAIL;
 	}
-	catch_stop(&old_mask);
+	run_catch_stop(&old_mask);
 	return 0;
 }
 
-/*
- * What the device did during t's timed repeats. A GPU whose tests ran on
- * the CPU (no GPU backend) is recorded all the same, but its energy is not
- * that of the work: no result per joule then.
- */
-static void device_telemetry(const struct run *r, struct nb_monitor *mon,
-			     const struct nb_test_result *t, struct nb_telemetry *tm)
-{
-	nb_monitor_window(mon, t->time.begin, t->time.end, t->value, t->test->unit, tm);
-	if (r->ops == &nb_cpu_backend && r->dev.kind != NB_DEV_CPU && isfinite(tm->per_joule)) {
-		tm->per_joule = NAN;
-		snprintf(tm->missing + strlen(tm->missing), sizeof(tm->missing) - strlen(tm->missing),
-			 "%sper joule: the test ran on the CPU, not on this device",
-			 tm->missing[0] ? "; " : "");
-	}
-}
-
 /* The selected tests, fp32-peak first: the others are shown as a share of it. */
-static void run_tests(struct run *r)
+void run_tests(struct run *r)
 {
 	static const enum nb_test_id order[] = { NB_TEST_PEAK, NB_TEST_MONO,
 		NB_TEST_COLOR, NB_TEST_GATES, NB_TEST_BW };
@@ -704,12 +226,13 @@ static void run_tests(struct run *r)
 	for (int k = 0; k < NB_TEST_COUNT; k++) {
 		enum nb_test_id id = order[k];
 
-		if (!r->selected[id] || stop_signal)
+		if (!r->selected[id] || run_stop_signal)
 			continue;
 		r->index++;
 		nb_bench_run(r->ops, r->ctx, id, &cfg, r->peak, &tmp[id]);
 		if (!tmp[id].error[0])
-			device_telemetry(r, mon, &tmp[id], &tel[id]);
+			nb_monitor_window(mon, tmp[id].time.begin, tmp[id].time.end,
+					  tmp[id].value, tmp[id].test->unit, &tel[id]);
 		done[id] = true;
 		if (id == NB_TEST_PEAK && !tmp[id].error[0] && tmp[id].valid.pass) {
 			r->peak = tmp[id].best;
@@ -728,15 +251,12 @@ static void run_tests(struct run *r)
 	r->complete = r->nres == r->count;
 }
 
-static int emit_all(struct run *runs, int n, const char *note, const char *date,
-		    const struct nb_print_ops *fmt, const char *path, FILE *out);
-
 /*
- * --textfile DIR: the JSON result, made in memory by the emit() that
+ * --textfile DIR: the JSON result, made in memory by the run_emit() that
  * --json writes (one run: r; --device all: the n runs), as metrics
- * (cmd/run_metrics.c). 0, or an exit status after saying why.
+ * (cmd/run_textfile.c). 0, or an exit status after saying why.
  */
-static int textfile_write(struct run *r, struct run *runs, int n, const char *note,
+int run_textfile_write(struct run *r, struct run *runs, int n, const char *note,
 			  const char *date)
 {
 	const struct nb_print_ops *json = nb_format_ops(NB_FORMAT_JSON);
@@ -748,10 +268,10 @@ static int textfile_write(struct run *r, struct run *runs, int n, const char *no
 	if (f && r) {
 		struct nb_print *p = nb_print_open_file(json, f, "run");
 
-		emit(r, p);
+		run_emit(r, p);
 		rc = nb_print_close(p) ? NB_EXIT_FAIL : NB_EXIT_OK;
 	} else if (f) {
-		rc = emit_all(runs, n, note, date, json, NULL, f) < 0 ? NB_EXIT_FAIL : NB_EXIT_OK;
+		rc = run_emit_all(runs, n, note, date, json, NULL, f) < 0 ? NB_EXIT_FAIL : NB_EXIT_OK;
 	}
 	if (!f || fclose(f) || rc)
 		fprintf(stderr, "navibench run: --textfile: out of memory\n");
@@ -775,34 +295,37 @@ static bool write_result(struct run *r, const struct cli_common *common, bool te
 	if (text) {
 		struct nb_print *p = nb_print_open(nb_format_ops(NB_FORMAT_TEXT), NULL, "run");
 
-		emit(r, p);
+		run_emit(r, p);
 		nb_print_close(p);
 	}
 	if (common->json) {
 		struct nb_print *p = nb_print_open(nb_format_ops(NB_FORMAT_JSON),
 						   common->json_path, "run");
 
-		emit(r, p);
+		run_emit(r, p);
 		if (nb_print_close(p))
 			valid = false;
 	}
-	if (r->textfile && textfile_write(r, NULL, 0, NULL, NULL))
+	if (r->textfile && run_textfile_write(r, NULL, 0, NULL, NULL))
 		valid = false;
 	return valid;
 }
 
 /*
- * The backend for the device: its plugin's when it has one, else the CPU
- * backend, with a note saying where the tests run and why (the plugin
- * loader's one-line notice when no GPU backend can be used).
+ * The backend for the device: its plugin's when it has one, else, for the
+ * CPU device, the CPU backend. A GPU (or a simulated GPU) with no usable
+ * GPU backend is never benchmarked under its own name: r->nocompute says
+ * why (the plugin loader's one-line notice, or no runtime reporting its PCI
+ * address) and r->fix what to do. Returns whether the device can compute.
  */
-static void select_backend(struct run *r, bool asked_cpu)
+bool run_select_backend(struct run *r, bool asked_cpu)
 {
 	const struct nb_gpu_plugin *g = nb_plugins_get(r->dev.plugin);
 	const char *notice = nb_plugins_notice();
 
 	r->ops = &nb_cpu_backend;
 	r->device_note = r->note;
+	r->nocompute[0] = '\0';
 	if (g) {
 		r->ops = g->p->ops;
 		r->ordinal = r->dev.hip_ordinal;
@@ -817,263 +340,70 @@ static void select_backend(struct run *r, bool asked_cpu)
 				 "no GPU backend (%s): the CPU backend runs the suite on the host CPU",
 				 notice);
 	} else if (r->dev.kind == NB_DEV_SIM) {
-		r->device_note = "a simulated GPU (telemetry only): running on the CPU instead";
+		snprintf(r->nocompute, sizeof(r->nocompute),
+			 "a simulated GPU has telemetry only: nothing computes on it");
+		r->fix = "run the suite on the CPU with --device cpu";
 	} else if (notice[0]) {
-		snprintf(r->note, sizeof(r->note), "no GPU backend (%s): running on the CPU instead",
-			 notice);
+		snprintf(r->nocompute, sizeof(r->nocompute), "no GPU backend: %s", notice);
+		r->fix = "install the GPU runtime and navibench's plugin for it (ROCm's HIP "
+			 "runtime and libnavibench_hip.so, built by make -C hip; "
+			 "NAVIBENCH_PLUGIN_DIR says where to look), or run the suite on the "
+			 "CPU with --device cpu";
 	} else {
-		snprintf(r->note, sizeof(r->note), "no GPU backend for %s (no plugin's runtime "
-			 "reports this PCI address): running on the CPU instead", r->dev.pci);
+		snprintf(r->nocompute, sizeof(r->nocompute),
+			 "no GPU backend for %s: no plugin's runtime reports this PCI address",
+			 r->dev.pci);
+		r->fix = "check that the GPU runtime sees this GPU (rocminfo; "
+			 "HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES), or run the suite on the "
+			 "CPU with --device cpu";
 	}
+	if (r->nocompute[0])
+		snprintf(r->note, sizeof(r->note), "cannot compute: %s", r->nocompute);
+	return !r->nocompute[0];
 }
 
-static bool run_valid(const struct run *r)
+/*
+ * run --device N on a device that cannot compute: the reason and the fix,
+ * on stderr, and with --json as an error document (error.schema.json)
+ * where the result would have gone. Nothing has run. NB_EXIT_NOCOMPUTE.
+ */
+static int refuse_nocompute(const struct run *r, const struct cli_common *common)
+{
+	fprintf(stderr, "navibench run: device %d (%s) cannot compute: %s\n"
+		"navibench run: fix: %s\n", r->dev.index, r->dev.name, r->nocompute, r->fix);
+	if (common->json) {
+		struct nb_print *p = nb_print_open(nb_format_ops(NB_FORMAT_JSON),
+						   common->json_path, "run");
+
+		nb_str(p, "schema", NULL, "navibench-error");
+		nb_i64(p, "schema_version", NULL, 1, NULL);
+		nb_time(p, "time", NULL);
+		nb_str(p, "command", NULL, "run");
+		nb_i64(p, "exit_status", NULL, NB_EXIT_NOCOMPUTE, NULL);
+		nb_str(p, "error", NULL, "device cannot compute");
+		nb_obj_begin(p, "device", NULL);
+		nb_i64(p, "index", NULL, r->dev.index, NULL);
+		nb_str(p, "kind", NULL, nb_device_kind_name(r->dev.kind));
+		nb_str(p, "name", NULL, r->dev.name);
+		if (r->dev.pci[0])
+			nb_str(p, "pci", NULL, r->dev.pci);
+		else
+			nb_missing(p, "pci", NULL, NULL);
+		nb_obj_end(p);
+		nb_str(p, "reason", NULL, r->nocompute);
+		nb_str(p, "fix", NULL, r->fix);
+		nb_print_close(p);
+	}
+	return NB_EXIT_NOCOMPUTE;
+}
+
+bool run_valid(const struct run *r)
 {
 	bool valid = r->complete;
 
 	for (int i = 0; i < r->nres; i++)
 		valid &= !r->res[i].error[0] && r->res[i].valid.pass;
 	return valid;
-}
-
-/* ---- --device all ---- */
-
-static void *device_thread(void *arg)
-{
-	struct run *r = arg;
-
-	if (!backend_open(r))
-		run_tests(r);
-	return NULL;
-}
-
-static const char aggregate_method[] =
-	"each test's result summed over the devices; every device ran the whole suite "
-	"at the same time, one host thread each, so the sum is what they delivered "
-	"together (null unless every device's result is valid)";
-
-static const struct nb_test_result *result_of(const struct run *r, int id)
-{
-	for (int i = 0; i < r->nres; i++)
-		if (r->res[i].test->id == (enum nb_test_id)id)
-			return &r->res[i];
-	return NULL;
-}
-
-/* One test over every device: the sum, each device's value, validity. */
-static void aggregate_row(struct nb_print *p, const struct run *runs, int n, int id)
-{
-	double sum = 0;
-	bool valid = true;
-	char a[64], per[512];
-	size_t o = 0;
-
-	per[0] = '\0';
-	for (int k = 0; k < n; k++) {
-		const struct nb_test_result *t = result_of(&runs[k], id);
-		double v = t ? t->value : NAN;
-
-		if (!t || t->error[0] || !t->valid.pass)
-			valid = false;
-		sum += v;
-		if (o < sizeof(per))
-			o += (size_t)snprintf(per + o, sizeof(per) - o, "%s%s", k ? " + " : "",
-					      fmt_value(a, sizeof(a), v));
-	}
-	nb_record_begin(p, NULL);
-	nb_cell_str(p, nb_test_get(id)->name);
-	nb_cell_str(p, nb_test_get(id)->unit);
-	nb_cell_dbl(p, valid ? sum : NAN, fmt_value(a, sizeof(a), valid ? sum : NAN));
-	nb_cell_obj_begin(p, per);
-	nb_arr_begin(p, "per_device", NULL);
-	for (int k = 0; k < n; k++) {
-		const struct nb_test_result *t = result_of(&runs[k], id);
-
-		nb_dbl(p, "value", NULL, t ? t->value : NAN, 6, NULL);
-	}
-	nb_arr_end(p);
-	nb_obj_end(p);
-	nb_cell(p, &(struct nb_value){ .type = NB_V_BOOL, .b = valid,
-				       .text = valid ? "yes" : "NO" });
-	nb_record_end(p);
-}
-
-static void emit_aggregate(struct nb_print *p, const struct run *runs, int n)
-{
-	static const struct nb_column acols[] = {
-		{ "name", "Test", false },
-		{ "unit", "Unit", false },
-		{ "value", "Sum", true },
-		{ "values", "Per device", false },
-		{ "valid", "Valid", false },
-	};
-
-	nb_table_begin(p, "aggregate", acols, (int)(sizeof(acols) / sizeof(acols[0])));
-	for (int id = 0; id < NB_TEST_COUNT; id++)
-		if (runs[0].selected[id])
-			aggregate_row(p, runs, n, id);
-	nb_table_end(p);
-}
-
-/* One device's run, or its error when its backend did not open. */
-static void emit_device(struct nb_print *p, struct run *r)
-{
-	nb_obj_begin(p, NULL, NULL);
-	nb_text(p, "=== device %d (%s): %s", r->dev.index, r->dev.name, r->device_note);
-	if (r->open_err[0]) {
-		nb_i64(p, "device_index", NULL, r->dev.index, NULL);
-		nb_str(p, "name", NULL, r->dev.name);
-		nb_str(p, "error", NULL, r->open_err);
-		nb_bool(p, "valid", NULL, false);
-		nb_text(p, "ERROR: the %s backend did not open: %s", r->ops->name, r->open_err);
-	} else {
-		nb_text(p, "backend: %s (%s)%s", r->ops->name, r->ops->describe(r->ctx),
-			r->quick ? ", quick" : "");
-		nb_text(p, "%s", "");
-		emit(r, p);
-	}
-	nb_obj_end(p);
-	nb_text(p, "%s", "");
-}
-
-/* The result of --device all in format fmt, to path, or to out when not NULL. */
-static int emit_all(struct run *runs, int n, const char *note, const char *date,
-		    const struct nb_print_ops *fmt, const char *path, FILE *out)
-{
-	bool valid = true, complete = true;
-	struct nb_print *p = out ? nb_print_open_file(fmt, out, "run") :
-		nb_print_open(fmt, path, "run");
-
-	for (int k = 0; k < n; k++) {
-		valid &= !runs[k].open_err[0] && run_valid(&runs[k]);
-		complete &= runs[k].open_err[0] || runs[k].complete;
-	}
-	nb_str(p, "schema", NULL, "navibench-run-all");
-	nb_i64(p, "schema_version", NULL, RUN_ALL_SCHEMA_VERSION, NULL);
-	nb_str(p, "date", NULL, date);
-	nb_bool(p, "complete", NULL, complete);
-	nb_str(p, "note", NULL, note);
-	nb_text(p, "navibench run --device all: %s", note);
-	nb_text(p, "%s", "");
-	nb_arr_begin(p, "runs", NULL);
-	for (int k = 0; k < n; k++)
-		emit_device(p, &runs[k]);
-	nb_arr_end(p);
-	nb_text(p, "=== all %d device%s together", n, n == 1 ? "" : "s");
-	emit_aggregate(p, runs, n);
-	nb_str(p, "aggregate_method", NULL, aggregate_method);
-	nb_text(p, "Aggregate: %s.", aggregate_method);
-	nb_bool(p, "valid", NULL, valid);
-	nb_text(p, "Result: %s", !complete ? "INTERRUPTED" :
-		valid ? "all results valid" : "INVALID (see above)");
-	return nb_print_close(p) ? -1 : valid ? 0 : 1;
-}
-
-/* The devices --device all runs on: every GPU with a backend, else the CPU. */
-static int all_devices(struct run *runs, char *note, size_t len)
-{
-	struct nb_devlist l;
-	int n = 0;
-
-	if (nb_devices_scan(&l, 0))
-		return -1;
-	for (int i = 0; i < l.n && n < NB_MAX_RUN_DEVICES; i++)
-		if (l.dev[i].dev.plugin >= 0)
-			runs[n++].dev = l.dev[i].dev;
-	if (n) {
-		size_t o = (size_t)snprintf(note, len, "%d GPU%s at once, one host thread each:",
-					    n, n == 1 ? "" : "s");
-
-		for (int k = 0; k < n && o < len; k++)
-			o += (size_t)snprintf(note + o, len - o, "%s device %d (%s)",
-					      k ? "," : "", runs[k].dev.index, runs[k].dev.name);
-	} else {
-		runs[n++].dev = l.dev[l.n - 1].dev;
-		snprintf(note, len, "no GPU with a backend (%s): the CPU only",
-			 nb_plugins_notice()[0] ? nb_plugins_notice() : "no plugin device");
-	}
-	nb_devices_free(&l);
-	return n;
-}
-
-/*
- * navibench run --device all: every device with a GPU backend at once, one
- * host thread each, each with its own backend context (nothing of a device
- * is shared between threads; the weights are read-only host memory);
- * without one, the CPU alone.
- */
-static int run_all(struct run *base, const struct cli_common *common, bool text)
-{
-	static struct run runs[NB_MAX_RUN_DEVICES];
-	pthread_t th[NB_MAX_RUN_DEVICES];
-	bool started[NB_MAX_RUN_DEVICES] = { false };
-	sigset_t stop_set, old_mask;
-	char note[1280], date[32];
-	bool complete = true;
-	time_t now = time(NULL);
-	struct tm tm;
-	int n, rc = 0;
-
-	n = all_devices(runs, note, sizeof(note));
-	if (n < 0) {
-		fprintf(stderr, "navibench run: out of memory listing devices\n");
-		return NB_EXIT_FAIL;
-	}
-	for (int k = 0; k < n; k++) {
-		struct nb_device dev = runs[k].dev;
-
-		runs[k] = *base;
-		runs[k].dev = dev;
-		select_backend(&runs[k], false);
-	}
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-	/* each device's system record, read here before the threads start */
-	for (int k = 0; k < n; k++) {
-		char idx[16];
-
-		snprintf(idx, sizeof(idx), "%d", runs[k].dev.index);
-		nb_system_start(&runs[k].sys, runs[k].dev.pci, common->json ? idx : NULL);
-	}
-	/* the threads keep SIGINT and SIGTERM blocked: only this one takes them */
-	sigemptyset(&stop_set);
-	sigaddset(&stop_set, SIGINT);
-	sigaddset(&stop_set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &stop_set, &old_mask);
-	for (int k = 0; k < n; k++) {
-		started[k] = !pthread_create(&th[k], NULL, device_thread, &runs[k]);
-		if (!started[k])
-			snprintf(runs[k].open_err, sizeof(runs[k].open_err),
-				 "cannot start a thread for it");
-	}
-	catch_stop(&old_mask);
-	for (int k = 0; k < n; k++)
-		if (started[k])
-			pthread_join(th[k], NULL);
-	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
-	for (int k = 0; k < n; k++)
-		nb_system_end(&runs[k].sys);
-	if (text)
-		rc = emit_all(runs, n, note, date, nb_format_ops(NB_FORMAT_TEXT), NULL, NULL);
-	if (common->json) {
-		int jrc = emit_all(runs, n, note, date, nb_format_ops(NB_FORMAT_JSON),
-				   common->json_path, NULL);
-
-		rc = jrc ? jrc : rc;
-	}
-	if (base->textfile && textfile_write(NULL, runs, n, note, date))
-		rc = -1;
-	for (int k = 0; k < n; k++) {
-		complete &= runs[k].open_err[0] || runs[k].complete;
-		if (runs[k].ctx)
-			runs[k].ops->close(runs[k].ctx);
-		runs[k].ctx = NULL;
-		nb_system_free(&runs[k].sys);
-		for (int i = 0; i < runs[k].nres; i++)
-			nb_telemetry_free(&runs[k].telem[i]);
-	}
-	if (!complete && stop_signal)
-		return 128 + stop_signal;
-	return rc ? NB_EXIT_FAIL : NB_EXIT_OK;
 }
 
 static int run_main(struct run *r, const struct cli_common *common)
@@ -1108,7 +438,8 @@ static int run_main(struct run *r, const struct cli_common *common)
 	rc = nb_device_select("run", common->device, &r->dev);
 	if (rc)
 		return rc;
-	select_backend(r, !strcmp(common->device, "cpu"));
+	if (!run_select_backend(r, !strcmp(common->device, "cpu")))
+		return refuse_nocompute(r, common);
 	rc = load_weights(r);
 	if (rc)
 		return rc;
@@ -1119,7 +450,8 @@ static int run_main(struct run *r, const struct cli_common *common)
 	if (rc)
 		return rc;
 	if (text) {
-		printf("navibench run: device %d (%s): %s\n", r->dev.index,
+		printf("navibench run: on the %s, device %d (%s): %s\n",
+		       r->ops == &nb_cpu_backend ? "host CPU" : "GPU", r->dev.index,
 		       r->dev.name, r->device_note);
 		printf("backend: %s (%s)%s\n\n", r->ops->name,
 		       r->ops->describe(r->ctx), r->quick ? ", quick" : "");
@@ -1136,7 +468,7 @@ static int run_main(struct run *r, const struct cli_common *common)
 	pthread_sigmask(SIG_BLOCK, &stop_set, NULL);
 	rc = write_result(r, common, text) ? NB_EXIT_OK : NB_EXIT_FAIL;
 	if (!r->complete)
-		rc = 128 + stop_signal;
+		rc = 128 + run_stop_signal;
 	return rc;
 }
 
@@ -1153,7 +485,7 @@ static int cmd_run(int argc, char **argv)
 		CLI_INT_OPT("threads", 0, &r.threads, "N", 0, 256,
 			    "CPU threads (default 0: all cores)"),
 		CLI_FLAG_OPT("quick", 'q', &r.quick,
-			     "short timing (0.5 s per test, 2 repeats at least), for CI"),
+			     "short timing (0.5 s per test, 6 repeats at least: enough for compare to judge), for CI"),
 		CLI_INFILE_OPT("weights", 'w', &r.weights_path, "FILE",
 			       "model weights (safetensors); needs one model test in --tests"),
 		CLI_INT_OPT("seed", 0, &r.seed, "N", 0, 2147483647,
@@ -1175,8 +507,9 @@ static int cmd_run(int argc, char **argv)
 			"reports the median, the best and the coefficient of variation, validates\n"
 			"every result against the double-precision reference (on a GPU, the timed\n"
 			"output too, against the CPU backend), and scores the run against the\n"
-			"reference device (1000 = the reference). A device without a GPU backend\n"
-			"runs on the CPU, and the output says why. --device all runs the suite on\n"
+			"reference device (1000 = the reference). A GPU without a usable GPU\n"
+			"backend is refused before any test (exit 4), with the reason and the fix;\n"
+			"--device cpu runs the CPU. --device all runs the suite on\n"
 			"every GPU at once, one host thread per device, and reports each device and\n"
 			"the sum of their results.",
 		.common = CLI_DEVICE | CLI_DEVICE_ALL | CLI_JSON,

@@ -20,13 +20,13 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "devices.h"
-#include "gpu_metrics.h"
-#include "gtfs.h"
+#include "devices/devices.h"
+#include "devices/gpu_metrics.h"
+#include "devices/gtfs.h"
 #include "navibench.h"
-#include "print.h"
-#include "sensors.h"
-#include "sources.h"
+#include "print/print.h"
+#include "cmd/sensors.h"
+#include "sources/sources.h"
 
 /* Options. */
 static bool opt_watch, opt_wake, opt_all;

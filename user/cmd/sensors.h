@@ -5,7 +5,7 @@
 #ifndef NAVIBENCH_CMD_SENSORS_H
 #define NAVIBENCH_CMD_SENSORS_H
 
-#include "sources.h"	/* NB_SENSORS_WAKE */
+#include "sources/sources.h"	/* NB_SENSORS_WAKE */
 
 struct nb_print;
 

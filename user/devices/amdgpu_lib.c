@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <xf86drm.h>
 
-#include "amdgpu_lib.h"
+#include "devices/amdgpu_lib.h"
 
 static struct {
 	bool tried, ok;

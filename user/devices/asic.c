@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "asic.h"
+#include "devices/asic.h"
 #include "gt_asic.h"
 
 /* Family ids of AMDGPU_INFO_DEV_INFO (kernel amdgpu_drm.h). */

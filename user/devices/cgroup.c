@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cgroup.h"
-#include "fdinfo.h"
+#include "devices/cgroup.h"
+#include "devices/fdinfo.h"
 
 #define ID_LEN 64
 #define UID_LEN 36

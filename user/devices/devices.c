@@ -17,14 +17,14 @@
 #ifndef NB_WITHOUT_LIBDRM
 #include <xf86drm.h>
 
-#include "amdgpu_lib.h"
+#include "devices/amdgpu_lib.h"
 #endif
-#include "asic.h"
-#include "devices.h"
+#include "devices/asic.h"
+#include "devices/devices.h"
 #include "optional.h"
-#include "gtfs.h"
-#include "plugin.h"
-#include "print.h"
+#include "devices/gtfs.h"
+#include "devices/plugin.h"
+#include "print/print.h"
 
 #define MAX_DRM 64
 
@@ -33,7 +33,7 @@ const char *nb_device_kind_name(enum nb_device_kind k)
 	switch (k) {
 	case NB_DEV_AMDGPU:
 		return "amdgpu";
-	case NB_DEV_HIP:
+	case NB_DEV_PLUGIN:
 		return "hip";
 	case NB_DEV_SIM:
 		return "sim";
@@ -460,7 +460,7 @@ static void scan_gputelemetry(struct nb_devlist *l)
  * amdgpu entry sets that entry's hip_ordinal, so that the index
  * "navibench list" gives an RX 5500 XT runs on it through HIP; the others
  * (a runtime's device libdrm does not see, an NVIDIA GPU) are appended as
- * NB_DEV_HIP, before the CPU. Nothing is added when no plugin loads.
+ * NB_DEV_PLUGIN, before the CPU. Nothing is added when no plugin loads.
  */
 static bool parse_pci(const char *s, char *out, size_t n);
 
@@ -481,7 +481,7 @@ static void nb_devices_add_hip(struct nb_devlist *l)
 					    !strcmp(l->dev[i].dev.pci, pci))
 						e = &l->dev[i];
 			if (!e) {
-				e = add_dev(l, NB_DEV_HIP);
+				e = add_dev(l, NB_DEV_PLUGIN);
 				if (!e)
 					return;
 				nb_strcpy(e->dev.name, sizeof(e->dev.name), pd->name);

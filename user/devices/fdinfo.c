@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "fdinfo.h"
+#include "devices/cgroup.h"
+#include "devices/fdinfo.h"
 
 /* One "key: value [unit]" line of at most 255 bytes; false if malformed. */
 static bool split(const char *line, size_t n, char *key, size_t nkey, uint64_t *v,
@@ -399,4 +399,20 @@ int64_t nb_proc_engine_ns(const struct nb_proc *p, const char *name)
 		if (!strcmp(p->engine[i].name, name))
 			return p->engine[i].ns > INT64_MAX ? INT64_MAX : (int64_t)p->engine[i].ns;
 	return -1;
+}
+
+bool nb_proc_busy(const struct nb_proc *p, const struct nb_proc *before, const char *name,
+		  double wall_ns, double *pct)
+{
+	int64_t now, then;
+
+	if (!before || wall_ns <= 0)
+		return false;
+	/* amdgpu leaves out an engine the client has not used: 0 ns. */
+	now = nb_proc_engine_ns(p, name);
+	then = nb_proc_engine_ns(before, name);
+	now = now < 0 ? 0 : now;
+	then = then < 0 ? 0 : then;
+	*pct = now > then ? (now - then) * 100.0 / wall_ns : 0;
+	return true;
 }

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cgroup.h"
+#include "devices/cgroup.h"
 
 #define NB_FDINFO_ENGINES 12
 
@@ -97,5 +97,14 @@ int64_t nb_proc_engine_ns(const struct nb_proc *p, const char *name);
  * Returns their count, or -errno.
  */
 ssize_t nb_read_small(const char *path, char *buf, size_t n);
+
+/*
+ * nb_proc_busy() - the busy share (%) of p on engine name over wall_ns,
+ * from before, the same process and device at the previous scan (NULL:
+ * not known then, false). Can pass 100 where the engine has several
+ * rings; a client closed in between gives 0, never less.
+ */
+bool nb_proc_busy(const struct nb_proc *p, const struct nb_proc *before, const char *name,
+		  double wall_ns, double *pct);
 
 #endif /* NAVIBENCH_FDINFO_H */

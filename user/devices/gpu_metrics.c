@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu_metrics.h"
+#include "devices/gpu_metrics.h"
 #include "gt_throttle.h"
 
 /*

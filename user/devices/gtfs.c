@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gtfs.h"
+#include "devices/gtfs.h"
 
 #define GT_DEF(id, key, unit, ...) [GT_S_##id] = { key, unit },
 const struct gtfs_sensor_def gtfs_sensor_defs[GT_S_COUNT] = {

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "devices.h"
-#include "plugin.h"
+#include "devices/devices.h"
+#include "devices/plugin.h"
 
 static const char *const plugin_files[] = {
 	"libnavibench_hip.so",

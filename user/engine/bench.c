@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 static const struct nb_test_info tests[NB_TEST_COUNT] = {
 	[NB_TEST_MONO] = {
@@ -183,11 +183,49 @@ static double repeat_time(const struct job *j, double host)
 	return isfinite(dev) && dev > 0 ? dev : host;
 }
 
+#ifdef NB_TESTING
+/*
+ * A planted regression, in test builds only (make TESTING=1, -DNB_TESTING;
+ * never in a release build): NAVIBENCH_TESTING_SLOWDOWN=TEST:FACTOR makes
+ * each timed repeat of TEST last FACTOR times as long, the extra spent
+ * asleep inside the repeat's host-clock time, so that compare's gate is
+ * shown to fire on a known slowdown (tests/cli/gate.sh).
+ */
+static void planted_slowdown(const char *test, double t0)
+{
+	const char *env = getenv("NAVIBENCH_TESTING_SLOWDOWN");
+	size_t len = strlen(test);
+	double factor, extra;
+	struct timespec ts;
+
+	if (!env || strncmp(env, test, len) || env[len] != ':')
+		return;
+	factor = strtod(env + len + 1, NULL);
+	extra = (factor - 1) * (now() - t0);
+	if (!(extra > 0))
+		return;
+	ts.tv_sec = (time_t)extra;
+	ts.tv_nsec = (long)((extra - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+#else
+static inline void planted_slowdown(const char *test, double t0)
+{
+	(void)test;
+	(void)t0;
+}
+#endif
+
+/*
+ * --quick: 0.5 s and 6 repeats at least, so that compare's rank test can
+ * judge two quick runs (6 against 6: p down to 0.002, below 5% split over
+ * the five tests by Holm's correction); else 3 s and 5 at least.
+ */
 static int timed(struct job *j, const struct nb_run_config *cfg,
 		 const char *test, struct nb_stats *st)
 {
 	double target = cfg->quick ? 0.5 : 3.0;
-	int min_reps = cfg->quick ? 2 : 5;
+	int min_reps = cfg->quick ? NB_QUICK_MIN_REPEATS : 5;
 	double t[MAX_REPEATS];
 
 	progress(cfg, test, "warm-up");
@@ -208,6 +246,7 @@ static int timed(struct job *j, const struct nb_run_config *cfg,
 		t0 = now();
 		if (j->repeat(j))
 			return -1;
+		planted_slowdown(test, t0);
 		t[i] = repeat_time(j, now() - t0);
 	}
 	stats(t, reps, st);
@@ -321,6 +360,60 @@ out:
 	return rc;
 }
 
+/*
+ * The model test's validation: the same batch as the benchmark at vframes
+ * frames (in and out, its buffers, reused), items 0 and B-1 against the
+ * reference (ref and in1: one item's output and input), merged with the
+ * timed output's check; where it diverged when it failed. -1 with
+ * r->error when the backend failed.
+ */
+static int validate_model(struct job *j, const struct nb_model *m, const struct nb_weights *w,
+			  const struct nb_run_config *cfg, const char *name, float *in, float *out,
+			  float *ref, float *in1, int vframes, struct nb_test_result *r)
+{
+	size_t frame = (size_t)m->height * m->width * m->channels;
+	size_t vout1 = nb_output_count(m, 1, vframes);
+	struct nb_validation v[2];
+	int items[2], nitems = check_items(r->batch, items);
+
+	progress(cfg, name, "validating");
+	nb_movie_generate(VALIDATION_SEED, r->batch, vframes, m->height,
+			  m->width, m->channels, in, NULL);
+	j->frames = vframes;
+	if (repeat_model(j)) {
+		snprintf(r->error, sizeof(r->error), "%s", j->err);
+		return -1;
+	}
+	for (int k = 0; k < nitems; k++) {
+		progress(cfg, name, "validating item %d against the reference",
+			 items[k]);
+		memcpy(in1, in + (size_t)items[k] * vframes * frame,
+		       (size_t)vframes * frame * sizeof(float));
+		nb_ref_forward(w, in1, 1, vframes, ref);
+		v[k] = r->valid;
+		compare(&v[k], out + (size_t)items[k] * vout1, ref, vout1);
+	}
+	r->valid = v[0];
+	if (nitems == 2)
+		merge(&r->valid, &v[1]);
+	snprintf(r->valid.input, sizeof(r->valid.input),
+		 "moving squares (seed %d), batch %d x %d frames; items 0 and %d against the reference",
+		 VALIDATION_SEED, r->batch, vframes, r->batch - 1);
+	if (r->timed.ran) {
+		/* one verdict: both checks pass; the text names both */
+		merge(&r->valid, &r->timed);
+		snprintf(r->valid.input + strlen(r->valid.input),
+			 sizeof(r->valid.input) - strlen(r->valid.input),
+			 "; and %s", r->timed.input);
+	}
+	if (!r->valid.pass) {
+		progress(cfg, name, "locating the divergence, layer by layer");
+		nb_diverge_run(j->ops, j->ctx, j->prog, w, in, r->batch, vframes, r->valid.tol_abs,
+			       r->valid.tol_rel, &r->valid.where);
+	}
+	return 0;
+}
+
 static int run_model(const struct nb_backend_ops *ops, void *ctx,
 		     const struct nb_test_info *ti,
 		     const struct nb_run_config *cfg, struct nb_test_result *r)
@@ -375,44 +468,8 @@ static int run_model(const struct nb_backend_ops *ops, void *ctx,
 		goto out;
 
 	/* validation: the same batch, fewer frames */
-	progress(cfg, ti->name, "validating");
-	nb_movie_generate(VALIDATION_SEED, r->batch, vframes, m->height,
-			  m->width, m->channels, in, NULL);
-	j.frames = vframes;
-	if (repeat_model(&j)) {
-		snprintf(r->error, sizeof(r->error), "%s", j.err);
+	if (validate_model(&j, m, w, cfg, ti->name, in, out, ref, in1, vframes, r))
 		goto out;
-	}
-	struct nb_validation v[2];
-	int items[2], nitems = check_items(r->batch, items);
-
-	for (int k = 0; k < nitems; k++) {
-		progress(cfg, ti->name, "validating item %d against the reference",
-			 items[k]);
-		memcpy(in1, in + (size_t)items[k] * vframes * frame,
-		       (size_t)vframes * frame * sizeof(float));
-		nb_ref_forward(w, in1, 1, vframes, ref);
-		v[k] = r->valid;
-		compare(&v[k], out + (size_t)items[k] * vout1, ref, vout1);
-	}
-	r->valid = v[0];
-	if (nitems == 2)
-		merge(&r->valid, &v[1]);
-	snprintf(r->valid.input, sizeof(r->valid.input),
-		 "moving squares (seed %d), batch %d x %d frames; items 0 and %d against the reference",
-		 VALIDATION_SEED, r->batch, vframes, r->batch - 1);
-	if (r->timed.ran) {
-		/* one verdict: both checks pass; the text names both */
-		merge(&r->valid, &r->timed);
-		snprintf(r->valid.input + strlen(r->valid.input),
-			 sizeof(r->valid.input) - strlen(r->valid.input),
-			 "; and %s", r->timed.input);
-	}
-	if (!r->valid.pass) {
-		progress(cfg, ti->name, "locating the divergence, layer by layer");
-		nb_diverge_run(ops, ctx, j.prog, w, in, r->batch, vframes, r->valid.tol_abs,
-			       r->valid.tol_rel, &r->valid.where);
-	}
 	rc = 0;
 	goto out;
 oom:

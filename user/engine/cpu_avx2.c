@@ -14,8 +14,8 @@
 #include <immintrin.h>
 #include <math.h>
 
-#include "cpu_kernels.h"
-#include "vmath_avx2.h"
+#include "engine/cpu_kernels.h"
+#include "engine/vmath_avx2.h"
 
 #define NMAX 6
 

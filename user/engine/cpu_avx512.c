@@ -14,7 +14,7 @@
 #include <immintrin.h>
 #include <math.h>
 
-#include "cpu_kernels.h"
+#include "engine/cpu_kernels.h"
 
 /*
  * tanh as a rational function of degree 13 / 6 on [-7.9988, 7.9988] (the

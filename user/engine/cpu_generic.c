@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "cpu_kernels.h"
+#include "engine/cpu_kernels.h"
 
 #define NMAX 4
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /* output l (the head when l == layers): frames and floats per frame */
 static void output_shape(const struct nb_model *m, int l, int frames, int *nf, size_t *per)

@@ -271,6 +271,8 @@ struct nb_run_config {
 
 /* The most timed repeats of one test. */
 #define NB_MAX_REPEATS 1000
+/* --quick's least repeats per test: enough for compare to judge (bench.c) */
+#define NB_QUICK_MIN_REPEATS 6
 
 struct nb_stats {
 	int repeats;
@@ -365,7 +367,7 @@ void nb_diverge_run(const struct nb_backend_ops *ops, void *ctx, void *prog,
 /* One sentence for people: where, the values, jump or rounding; or why not. */
 void nb_diverge_text(const struct nb_divergence *d, char *buf, size_t n);
 
-/* The reference device's results (reference.h), for the score. */
+/* The reference device's results (scores.c), for the score. */
 struct nb_reference {
 	const char *id;		/* "sha256:" + 16 hex digits of reference.json */
 	const char *machine, *cpu, *date, *command, *build;

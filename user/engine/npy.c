@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "engine.h"
-#include "print.h"
+#include "engine/engine.h"
+#include "print/print.h"
 
 void nb_array_free(struct nb_array *a)
 {

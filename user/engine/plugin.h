@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #define NB_PLUGIN_ABI_VERSION 3
 /* The oldest version navibench loads, and the size of its ops. */

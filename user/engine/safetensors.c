@@ -6,13 +6,13 @@
  * model needs, no other, each F32, of the model's shape, inside the file.
  */
 #include <errno.h>
-#include "jwrite.h"
+#include "print/jwrite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "print.h"
+#include "engine/engine.h"
+#include "print/print.h"
 
 #define MAX_HEADER (64u << 20)
 

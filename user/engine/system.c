@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "navibench.h"
-#include "print.h"
-#include "system.h"
+#include "print/print.h"
+#include "engine/system.h"
 
 /* NB_BUILD_COMMIT, NB_BUILD_CFLAGS, NB_LIBDRM_VERSION: written by the Makefile */
 #if __has_include("buildinfo.h")

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print_ops.h"
+#include "print/print_ops.h"
 
 struct cell {
 	int col;

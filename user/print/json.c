@@ -6,11 +6,11 @@
  * table's rows as one line when it is flushed (JSON Lines).
  */
 #include <errno.h>
-#include "jwrite.h"
+#include "print/jwrite.h"
 #include <stdlib.h>
 #include <string.h>
 
-#include "print_ops.h"
+#include "print/print_ops.h"
 
 struct json {
 	struct json_object *root;

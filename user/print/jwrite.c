@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jwrite.h"
+#include "print/jwrite.h"
 
 struct json_object {
 	enum json_type type;

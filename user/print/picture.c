@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "picture.h"
-#include "print.h"
+#include "print/picture.h"
+#include "print/print.h"
 
 /*
  * The labels' font: the few characters the pictures need, 5 x 7 pixels,

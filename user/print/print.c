@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "navibench.h"
-#include "print_ops.h"
+#include "print/print_ops.h"
 
 const char *const nb_format_names[NB_FORMAT_COUNT + 1] = {
 	[NB_FORMAT_TEXT] = "text",

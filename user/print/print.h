@@ -288,7 +288,7 @@ int nb_write_file_atomic(const char *path, const void *data, unsigned long len);
 
 /*
  * The Prometheus text format, for what writes metrics of its own rather
- * than through a document of the print layer (cmd/run_metrics.c).
+ * than through a document of the print layer (cmd/run_textfile.c).
  * nb_prom_add_label() - append name="value" to the label list in buf (n
  * bytes), escaped as the format wants; a NULL or empty value is left out.
  * nb_prom_put_value() - a sample's value as Prometheus reads it: the

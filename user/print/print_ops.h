@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 
-#include "print.h"
+#include "print/print.h"
 
 #define NB_PRINT_DEPTH 16
 

@@ -45,7 +45,7 @@
 #include <string.h>
 
 #include "gputelemetry.h"
-#include "print_ops.h"
+#include "print/print_ops.h"
 
 /* What a reading's unit becomes: the name's suffix and a factor. */
 struct prom_unit {

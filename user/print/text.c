@@ -19,7 +19,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "print_ops.h"
+#include "print/print_ops.h"
 
 #define LABEL_WIDTH	24
 #define MAX_COLS	24

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sources.h"
+#include "sources/sources.h"
 
 #define CPU_MAX_RAPL 8
 

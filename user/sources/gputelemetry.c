@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sources.h"
+#include "sources/sources.h"
 
 struct gt {
 	struct gtfs_value v[GT_S_COUNT];

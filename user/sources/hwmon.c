@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sources.h"
+#include "sources/sources.h"
 
 struct file_map {
 	int s;			/* enum gt_sensor; -1 ends the map */
@@ -56,26 +56,36 @@ static int dir_new(const struct file_map *map, const char *path, void **priv)
 	return 0;
 }
 
-static int hwmon_open(struct nb_sensor_dev *d, void **priv, char *note, unsigned long n)
+int nb_hwmon_dir(const char *sysdev, char *out, unsigned long n)
 {
-	char path[192], found[512] = "";
+	char path[192];
 	struct dirent *de;
 	DIR *dir;
 
-	(void)note;
-	(void)n;
-	snprintf(path, sizeof(path), "%s/hwmon", d->e->drm.sysdev);
+	snprintf(path, sizeof(path), "%s/hwmon", sysdev);
 	dir = opendir(path);
 	if (!dir)
 		return -ENOENT;
+	out[0] = '\0';
 	while ((de = readdir(dir))) {
 		if (!strncmp(de->d_name, "hwmon", 5)) {
-			snprintf(found, sizeof(found), "%s/%s", path, de->d_name);
+			snprintf(out, n, "%s/%s", path, de->d_name);
 			break;
 		}
 	}
 	closedir(dir);
-	return found[0] ? dir_new(hwmon_map, found, priv) : -ENOENT;
+	return out[0] ? 0 : -ENOENT;
+}
+
+static int hwmon_open(struct nb_sensor_dev *d, void **priv, char *note, unsigned long n)
+{
+	char found[512];
+
+	(void)note;
+	(void)n;
+	if (nb_hwmon_dir(d->e->drm.sysdev, found, sizeof(found)))
+		return -ENOENT;
+	return dir_new(hwmon_map, found, priv);
 }
 
 static int sysfs_open(struct nb_sensor_dev *d, void **priv, char *note, unsigned long n)

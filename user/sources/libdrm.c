@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sources.h"
+#include "sources/sources.h"
 
 #ifndef NB_WITHOUT_LIBDRM
-#include "amdgpu_lib.h"
-#include "asic.h"
+#include "devices/amdgpu_lib.h"
+#include "devices/asic.h"
 
 struct libdrm {
 	struct nb_amdgpu a;

@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "devices.h"
-#include "gpu_metrics.h"
-#include "monitor.h"
+#include "devices/devices.h"
+#include "devices/gpu_metrics.h"
+#include "sources/monitor.h"
 
 /* One sample, with what only the window's computation needs. */
 struct msample {
@@ -238,7 +238,7 @@ static void sampler_start(struct nb_monitor *m, long interval_ms)
 	for (int i = 0; i < m->sd.nnotes; i++)
 		addf(m->missing, sizeof(m->missing), "%s%s", m->sd.note[i]);
 	if (!m->sd.use) {
-		addf(m->missing, sizeof(m->missing), "%s%s", m->e.dev.kind == NB_DEV_HIP ?
+		addf(m->missing, sizeof(m->missing), "%s%s", m->e.dev.kind == NB_DEV_PLUGIN ?
 		     "no telemetry source reads a device of a GPU plugin" :
 		     "no telemetry source can read this device");
 		return;

@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sources.h"
+#include "sources/sources.h"
 
 /* min, average and max of one reading over a window; n == 0: missing */
 struct nb_tstat {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sources.h"
+#include "sources/sources.h"
 
 #define NB_SRC_ENTRY(id, name) [NB_SRC_##id] = &nb_source_##name,
 const struct nb_source *const nb_sources[NB_SRC_COUNT] = {

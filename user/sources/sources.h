@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "devices.h"
-#include "gtfs.h"
+#include "devices/devices.h"
+#include "devices/gtfs.h"
 
 /*
  * NB_SOURCES(X) - the sources, in the order they are tried: X(id, name)
@@ -127,5 +127,11 @@ void nb_sensor_close(struct nb_sensor_dev *d);
 /* Add a note to d (printf format). */
 void nb_sensor_note(struct nb_sensor_dev *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * nb_hwmon_dir() - amdgpu's hwmon directory of the PCI device at sysdev
+ * ("<sysdev>/hwmon/hwmonN") into out. 0, or -ENOENT when it has none.
+ */
+int nb_hwmon_dir(const char *sysdev, char *out, unsigned long n);
 
 #endif /* NAVIBENCH_SOURCES_H */

@@ -8,7 +8,7 @@
 # blob, an unknown revision, a failing or missing attribute and a
 # suspended device reported as such, never decoded.
 #
-# The blob's units (tests/modules/gt_test_gpu_metrics.h, as amdgpu's SMU
+# The blob's units (tests/modules/gt_test_blobs.c, as amdgpu's SMU
 # code writes them): format 1 temperatures in degrees C, activities in
 # percent and power in W; format 2 temperatures in centidegrees C,
 # activities in hundredths of a percent and power in mW; clocks in MHz.

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "print.h"
+#include "print/print.h"
 
 static int write_all(int fd, const char *p, unsigned long len)
 {

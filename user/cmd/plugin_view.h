@@ -4,11 +4,11 @@
  * through the print layer: one call each, so that the commands stay as
  * they are around it.
  */
-#ifndef NAVIBENCH_CMD_GPU_H
-#define NAVIBENCH_CMD_GPU_H
+#ifndef NAVIBENCH_CMD_PLUGIN_VIEW_H
+#define NAVIBENCH_CMD_PLUGIN_VIEW_H
 
-#include "devices.h"
-#include "print.h"
+#include "devices/devices.h"
+#include "print/print.h"
 
 /*
  * nb_gpu_list_cell() - list's "GPU" cell: the plugin's view of the device
@@ -39,4 +39,4 @@ void nb_gpu_info(struct nb_print *p, const struct nb_device *d);
 #define NB_GPU_INFO_NCOLUMNS 17
 extern const char *const nb_gpu_info_columns[NB_GPU_INFO_NCOLUMNS];
 
-#endif /* NAVIBENCH_CMD_GPU_H */
+#endif /* NAVIBENCH_CMD_PLUGIN_VIEW_H */

@@ -31,9 +31,9 @@
 
 #include "cli.h"
 #include "navibench.h"
-#include "print.h"
-#include "result.h"
-#include "run_metrics.h"
+#include "print/print.h"
+#include "cmd/result.h"
+#include "cmd/run_textfile.h"
 
 #define FILE_PREFIX "navibench-run-"
 #define MAX_DEVICES 64

@@ -4,7 +4,7 @@
  * Written by engine/mkreference from reference.json, the complete result
  * of the run these values come from; do not edit by hand.
  */
-#include "engine.h"
+#include "engine/engine.h"
 
 const struct nb_reference nb_reference = {
 	.id = "sha256:7fc7aa4d5e5a0696",

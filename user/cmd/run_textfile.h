@@ -4,8 +4,8 @@
  * node_exporter's textfile collector, one file per device. The families
  * (navibench_run_*) are listed in navibench(1), PROMETHEUS METRICS.
  */
-#ifndef NAVIBENCH_CMD_RUN_METRICS_H
-#define NAVIBENCH_CMD_RUN_METRICS_H
+#ifndef NAVIBENCH_CMD_RUN_TEXTFILE_H
+#define NAVIBENCH_CMD_RUN_TEXTFILE_H
 
 #include <stddef.h>
 
@@ -55,4 +55,4 @@ static inline int nb_result_textfile_json(const char *cmd, const char *json, siz
 }
 #endif
 
-#endif /* NAVIBENCH_CMD_RUN_METRICS_H */
+#endif /* NAVIBENCH_CMD_RUN_TEXTFILE_H */

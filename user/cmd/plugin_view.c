@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * A GPU plugin's device as list and info show it: see gpu.h.
+ * A GPU plugin's device as list and info show it: see plugin_view.h.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu.h"
-#include "plugin.h"
-#include "print.h"
+#include "cmd/plugin_view.h"
+#include "devices/plugin.h"
+#include "print/print.h"
 
 static const struct nb_plugin_device *gpu_of(const struct nb_device *d,
 					     const struct nb_gpu_plugin **g)
@@ -57,10 +57,12 @@ const char *nb_gpu_backend_note(const struct nb_devlist *l)
 			continue;
 		if (nb_plugins_notice()[0])
 			snprintf(note, sizeof(note), "no GPU backend (%s): 'run' on an amdgpu "
-				 "device runs on the CPU", nb_plugins_notice());
+				 "device cannot compute (exit 4; --device cpu runs the CPU)",
+				 nb_plugins_notice());
 		else
-			snprintf(note, sizeof(note), "no GPU plugin reports %s: 'run' on it runs "
-				 "on the CPU", l->dev[i].dev.pci);
+			snprintf(note, sizeof(note), "no GPU plugin reports %s: 'run' on it "
+				 "cannot compute (exit 4; --device cpu runs the CPU)",
+				 l->dev[i].dev.pci);
 		return note;
 	}
 	return NULL;
