@@ -60,6 +60,10 @@ static const struct cli_option exporter_opts[] = {
 	CLI_FLAG_OPT("processes", 'p', &opt_processes,
 		     "export per-process GPU use too (engine time, VRAM, GTT per pid; one series "
 		     "set per process: off by default to keep the series count bounded)"),
+	CLI_FLAG_OPT("no-hwmon-duplicates", 0, &nb_prom_no_hwmon_duplicates,
+		     "leave out, for amdgpu GPUs, the readings node_exporter's hwmon collector "
+		     "already exports (temperatures, power, voltages, fan, PWM), for hosts that "
+		     "run both (default: every reading)"),
 	CLI_DURATION_OPT("cache", 'c', &opt_cache, 0, 60000,
 			 "serve a read to every scrape within this time of it (default 1s; "
 			 "0: read at every scrape, still one read at a time)"),

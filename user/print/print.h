@@ -297,4 +297,12 @@ int nb_write_file_atomic(const char *path, const void *data, unsigned long len);
 void nb_prom_add_label(char *buf, size_t n, const char *name, const char *value);
 void nb_prom_put_value(FILE *f, double v);
 
+/*
+ * nb_prom_no_hwmon_duplicates - when true, the Prometheus format leaves
+ * out for amdgpu devices the readings node_exporter's hwmon collector
+ * already exports (GT_SENSORS' @nodex: temperatures, power, voltages, fan,
+ * PWM), for hosts that run both; false (the default): every reading.
+ */
+extern bool nb_prom_no_hwmon_duplicates;
+
 #endif /* NAVIBENCH_PRINT_H */

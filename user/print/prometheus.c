@@ -17,11 +17,14 @@
  * a scrape then says itself what it lacks, parsers skip them, and the
  * exporter logs them when they change.
  *
- * What node_exporter's hwmon collector already exports for an amdgpu GPU
- * (temperatures, power, voltages, fan and PWM: amdgpu's hwmon files) is
- * not exported again for amdgpu devices, whichever source navibench read
- * it from; the clocks are (node_exporter reads no freq* file); simulated
- * GPUs have no hwmon device, so all of theirs are exported.
+ * Every reading is exported natively, amdgpu devices' too: no join with
+ * node_exporter's hwmon collector is needed. With
+ * nb_prom_no_hwmon_duplicates (exporter --no-hwmon-duplicates), what that
+ * collector already exports for an amdgpu GPU (temperatures, power,
+ * voltages, fan and PWM: amdgpu's hwmon files) is left out for amdgpu
+ * devices, whichever source navibench read it from; the clocks stay
+ * (node_exporter reads no freq* file); simulated GPUs have no hwmon
+ * device, so all of theirs stay.
  *
  * The gputelemetry module's statistics (sensors' "gputelemetry_stats":
  * min, average and max of each reading over the module's sampler since
@@ -68,6 +71,8 @@ static const struct prom_unit units[] = {
 	{ "uJ", "joules", 1e-6 },
 	{ "mJ", "joules", 1e-3 },
 	{ "J", "joules", 1 },
+	{ "GT/s", "transfers_per_second", 1e9 },
+	{ "lanes", "lanes", 1 },
 	{ "rpm", "rpm", 1 },	/* node_exporter's name for fan speed too */
 };
 
@@ -102,9 +107,33 @@ static const struct prom_metric metrics[] = {
 	{ "energy", "energy", NULL,
 	  "Energy the GPU used, from gpu_metrics' energy accumulator, where its unit is known; "
 	  "resets when the accumulator wraps.", false },
+	/* amdgpu's readings beside GT_SENSORS (sensors.c, amd_extras[]) */
+	{ "temp_edge_crit", "temperature_critical", "edge",
+	  "Critical temperature of a sensor (edge, junction, mem), from hwmon's temp*_crit.", true },
+	{ "temp_junction_crit", "temperature_critical", "junction", NULL, true },
+	{ "temp_mem_crit", "temperature_critical", "mem", NULL, true },
+	{ "power_cap", "power_cap", NULL, "Power cap in force (hwmon's power1_cap).", true },
+	{ "power_cap_default", "power_cap_default", NULL, "Default power cap (power1_cap_default).",
+	  true },
+	{ "power_cap_min", "power_cap_min", NULL, "Lowest power cap allowed (power1_cap_min).",
+	  true },
+	{ "power_cap_max", "power_cap_max", NULL, "Highest power cap allowed (power1_cap_max).",
+	  true },
+	{ "gtt_used", "gtt_used", NULL, "GTT (system memory mapped for the GPU) in use.", false },
+	{ "gtt_total", "gtt_total", NULL, "GTT size.", false },
+	{ "pcie_link_speed", "pcie_link_speed", NULL,
+	  "PCIe link speed now, per lane (current_link_speed).", false },
+	{ "pcie_link_max_speed", "pcie_link_max_speed", NULL,
+	  "Highest PCIe link speed of the device, per lane (max_link_speed).", false },
+	{ "pcie_link_width", "pcie_link_width", NULL, "PCIe link width now (current_link_width).",
+	  false },
+	{ "pcie_link_max_width", "pcie_link_max_width", NULL,
+	  "Widest PCIe link of the device (max_link_width).", false },
 };
 
 #define PREFIX "navibench_"
+
+bool nb_prom_no_hwmon_duplicates;
 
 /*
  * What `info` prints that is a number worth graphing beside the readings:
@@ -448,7 +477,7 @@ static void prom_reading(struct nb_print *p, const struct nb_value *v)
 	if (!ok || !v->key || isnan(x))
 		return;	/* missing: no series */
 	m = find_metric(v->key);
-	if (m && m->hwmon && st->amdgpu)
+	if (m && m->hwmon && st->amdgpu && nb_prom_no_hwmon_duplicates)
 		return;	/* node_exporter's hwmon collector has it */
 	u = find_unit(v->unit);
 	snprintf(name, sizeof(name), PREFIX "%s%s%s%s", m ? m->family : v->key,
