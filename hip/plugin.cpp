@@ -687,24 +687,6 @@ static int forward_enqueue(void *arg)
 }
 
 /*
- * Both forward entry points: the input copied in, the pass enqueued (timed
- * with forward_enqueue() when layers is NULL, else layer by layer through
- * layers_enqueue()), the output copied back. Returns when out holds the
- * result: the host clock around it is honest.
- */
-static int model_run(struct gpu *g, struct gmodel *p, const float *in,
-		     int batch, int frames, float *const *layers, float *out,
-		     char *err, size_t errlen);
-
-static int gpu_model_forward(void *ctx, void *prog, const float *in,
-			     int batch, int frames, float *out, char *err,
-			     size_t errlen)
-{
-	return model_run((struct gpu *)ctx, (struct gmodel *)prog, in, batch,
-			 frames, NULL, out, err, errlen);
-}
-
-/*
  * nb_backend_ops.model_forward_layers: the forward pass layer by layer,
  * each layer's output copied back after its steps (untimed: for locating
  * where a wrong output went wrong, not for speed). The layers and the head
@@ -738,6 +720,11 @@ static int layers_enqueue(struct gmodel *p, float *const *layers, char *err, siz
 	return 0;
 }
 
+/*
+ * Both forward entry points: the input copied in, the pass enqueued (timed
+ * with forward_enqueue() when layers is NULL, else layer by layer through
+ * layers_enqueue()), the output copied back.
+ */
 static int model_run(struct gpu *g, struct gmodel *p, const float *in,
 		     int batch, int frames, float *const *layers, float *out,
 		     char *err, size_t errlen)
@@ -759,6 +746,15 @@ static int model_run(struct gpu *g, struct gmodel *p, const float *in,
 			  gpu_timed(g, forward_enqueue, p, 0, err, errlen)) ||
 			 to_host(g, out, p->out, output_count(m, batch, frames),
 				 err, errlen), err, errlen);
+}
+
+/* returns when out holds the result: the host clock around it is honest */
+static int gpu_model_forward(void *ctx, void *prog, const float *in,
+			     int batch, int frames, float *out, char *err,
+			     size_t errlen)
+{
+	return model_run((struct gpu *)ctx, (struct gmodel *)prog, in, batch,
+			 frames, NULL, out, err, errlen);
 }
 
 static int gpu_model_forward_layers(void *ctx, void *prog, const float *in, int batch,
