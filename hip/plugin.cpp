@@ -686,31 +686,6 @@ static int forward_enqueue(void *arg)
 			       p->out);
 }
 
-/* returns when out holds the result: the host clock around it is honest */
-static int gpu_model_forward(void *ctx, void *prog, const float *in,
-			     int batch, int frames, float *out, char *err,
-			     size_t errlen)
-{
-	struct gpu *g = (struct gpu *)ctx;
-	struct gmodel *p = (struct gmodel *)prog;
-	const struct nb_model *m = &p->m;
-
-	if (batch < 1 || frames < 1) {
-		snprintf(err, errlen, "batch %d, frames %d: both must be >= 1",
-			 batch, frames);
-		return -1;
-	}
-	if (gpu_enter(g, err, errlen) ||
-	    model_buffers(p, batch, frames, err, errlen))
-		return -1;
-	return gpu_drain(g, to_dev(g, p->in, in, (size_t)batch * frames *
-				   m->height * m->width * m->channels, err,
-				   errlen) ||
-			 gpu_timed(g, forward_enqueue, p, 0, err, errlen) ||
-			 to_host(g, out, p->out, output_count(m, batch, frames),
-				 err, errlen), err, errlen);
-}
-
 /*
  * nb_backend_ops.model_forward_layers: the forward pass layer by layer,
  * each layer's output copied back after its steps (untimed: for locating
@@ -745,12 +720,15 @@ static int layers_enqueue(struct gmodel *p, float *const *layers, char *err, siz
 	return 0;
 }
 
-static int gpu_model_forward_layers(void *ctx, void *prog, const float *in, int batch,
-				    int frames, float *const *layers, float *out, char *err,
-				    size_t errlen)
+/*
+ * Both forward entry points: the input copied in, the pass enqueued (timed
+ * with forward_enqueue() when layers is NULL, else layer by layer through
+ * layers_enqueue()), the output copied back.
+ */
+static int model_run(struct gpu *g, struct gmodel *p, const float *in,
+		     int batch, int frames, float *const *layers, float *out,
+		     char *err, size_t errlen)
 {
-	struct gpu *g = (struct gpu *)ctx;
-	struct gmodel *p = (struct gmodel *)prog;
 	const struct nb_model *m = &p->m;
 
 	if (batch < 1 || frames < 1) {
@@ -764,9 +742,27 @@ static int gpu_model_forward_layers(void *ctx, void *prog, const float *in, int 
 	return gpu_drain(g, to_dev(g, p->in, in, (size_t)batch * frames *
 				   m->height * m->width * m->channels, err,
 				   errlen) ||
-			 layers_enqueue(p, layers, err, errlen) ||
+			 (layers ? layers_enqueue(p, layers, err, errlen) :
+			  gpu_timed(g, forward_enqueue, p, 0, err, errlen)) ||
 			 to_host(g, out, p->out, output_count(m, batch, frames),
 				 err, errlen), err, errlen);
+}
+
+/* returns when out holds the result: the host clock around it is honest */
+static int gpu_model_forward(void *ctx, void *prog, const float *in,
+			     int batch, int frames, float *out, char *err,
+			     size_t errlen)
+{
+	return model_run((struct gpu *)ctx, (struct gmodel *)prog, in, batch,
+			 frames, NULL, out, err, errlen);
+}
+
+static int gpu_model_forward_layers(void *ctx, void *prog, const float *in, int batch,
+				    int frames, float *const *layers, float *out, char *err,
+				    size_t errlen)
+{
+	return model_run((struct gpu *)ctx, (struct gmodel *)prog, in, batch,
+			 frames, layers, out, err, errlen);
 }
 
 /* ---- one cell, for the gate convolution test ---- */

@@ -639,24 +639,45 @@ static const struct file_operations gtt_value_fops = {
 	.llseek = default_llseek,
 };
 
-static ssize_t gtt_hide_read(struct file *file, char __user *ubuf,
-			     size_t count, loff_t *ppos)
+/*
+ * hide/<attr> and fail/<attr>: one integer each (hide a flag, fail an
+ * errno), read and stored the same way under gd->lock.
+ */
+static ssize_t gtt_flag_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos, bool fail)
 {
 	const struct gtt_knob_ref *ref = file->private_data;
 	struct gtt_dev *gd = ref->gd;
-	bool hide;
+	int val;
 
 	mutex_lock(&gd->lock);
-	hide = gd->hide[ref->id];
+	val = fail ? gd->fail[ref->id] : gd->hide[ref->id];
 	mutex_unlock(&gd->lock);
-	return gtt_knob_emit(ubuf, count, ppos, "%d\n", hide);
+	return gtt_knob_emit(ubuf, count, ppos, "%d\n", val);
+}
+
+static void gtt_flag_store(const struct gtt_knob_ref *ref, bool fail, int val)
+{
+	struct gtt_dev *gd = ref->gd;
+
+	mutex_lock(&gd->lock);
+	if (fail)
+		gd->fail[ref->id] = val;
+	else
+		gd->hide[ref->id] = val;
+	mutex_unlock(&gd->lock);
+}
+
+static ssize_t gtt_hide_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	return gtt_flag_read(file, ubuf, count, ppos, false);
 }
 
 static ssize_t gtt_hide_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
 	const struct gtt_knob_ref *ref = file->private_data;
-	struct gtt_dev *gd = ref->gd;
 	bool hide;
 	int ret;
 
@@ -664,13 +685,11 @@ static ssize_t gtt_hide_write(struct file *file, const char __user *ubuf,
 	      kstrtobool_from_user(ubuf, count, &hide);
 	if (ret) {
 		pr_err("%s: hide/%s: expected 1 (hide) or 0 (show)\n",
-		       pci_name(gd->pdev), gtt_attrs[ref->id].name);
+		       pci_name(ref->gd->pdev), gtt_attrs[ref->id].name);
 		return -EINVAL;
 	}
-	mutex_lock(&gd->lock);
-	gd->hide[ref->id] = hide;
-	mutex_unlock(&gd->lock);
-	ret = gtt_update_visibility(gd);
+	gtt_flag_store(ref, false, hide);
+	ret = gtt_update_visibility(ref->gd);
 	return ret ? ret : count;
 }
 
@@ -685,33 +704,23 @@ static const struct file_operations gtt_hide_fops = {
 static ssize_t gtt_fail_read(struct file *file, char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	const struct gtt_knob_ref *ref = file->private_data;
-	struct gtt_dev *gd = ref->gd;
-	int err;
-
-	mutex_lock(&gd->lock);
-	err = gd->fail[ref->id];
-	mutex_unlock(&gd->lock);
-	return gtt_knob_emit(ubuf, count, ppos, "%d\n", err);
+	return gtt_flag_read(file, ubuf, count, ppos, true);
 }
 
 static ssize_t gtt_fail_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
 	const struct gtt_knob_ref *ref = file->private_data;
-	struct gtt_dev *gd = ref->gd;
 	int ret, err;
 
 	ret = count > GTT_KNOB_MAX_INPUT ? -EINVAL :
 	      kstrtoint_from_user(ubuf, count, 0, &err);
 	if (ret || err < 0 || err > MAX_ERRNO) {
 		pr_err("%s: fail/%s: expected an errno from 1 to %d, or 0 for none\n",
-		       pci_name(gd->pdev), gtt_attrs[ref->id].name, MAX_ERRNO);
+		       pci_name(ref->gd->pdev), gtt_attrs[ref->id].name, MAX_ERRNO);
 		return -EINVAL;
 	}
-	mutex_lock(&gd->lock);
-	gd->fail[ref->id] = err;
-	mutex_unlock(&gd->lock);
+	gtt_flag_store(ref, true, err);
 	return count;
 }
 
