@@ -8,7 +8,6 @@
  * A runtime-suspended GPU is not woken (libdrm ioctls and hwmon reads
  * resume it) unless --wake is given; the module's readings still show.
  */
-#include <dirent.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -26,6 +25,7 @@
 #include "navibench.h"
 #include "print/print.h"
 #include "cmd/sensors.h"
+#include "sources/gauges.h"
 #include "sources/sources.h"
 
 /* Options. */
@@ -92,36 +92,6 @@ static void fmt_value(int s, int64_t v, char *buf, size_t n)
 }
 
 /*
- * amdgpu's readings beside GT_SENSORS, read here only: the critical
- * temperatures (hwmon temp*_crit), the power cap and its bounds (hwmon
- * power1_cap*, in microwatts), GTT use (the PCI device's mem_info_gtt_*)
- * and the PCIe link (current_link_*, max_link_*: speed as "16.0 GT/s
- * PCIe", width in lanes). Never read while the GPU sleeps (amdgpu's hwmon
- * and mem_info files resume it); missing, with why, on other devices.
- */
-static const struct amd_extra {
-	const char *key, *unit;
-	bool hwmon;		/* in the hwmon directory, else the PCI device's */
-	const char *file;
-	int64_t div;		/* file's unit per @unit; 0: a speed in GT/s */
-} amd_extras[] = {
-	{ "temp_edge_crit", "mC", true, "temp1_crit", 1 },
-	{ "temp_junction_crit", "mC", true, "temp2_crit", 1 },
-	{ "temp_mem_crit", "mC", true, "temp3_crit", 1 },
-	{ "power_cap", "mW", true, "power1_cap", 1000 },
-	{ "power_cap_default", "mW", true, "power1_cap_default", 1000 },
-	{ "power_cap_min", "mW", true, "power1_cap_min", 1000 },
-	{ "power_cap_max", "mW", true, "power1_cap_max", 1000 },
-	{ "gtt_used", "B", false, "mem_info_gtt_used", 1 },
-	{ "gtt_total", "B", false, "mem_info_gtt_total", 1 },
-	{ "pcie_link_speed", "GT/s", false, "current_link_speed", 0 },
-	{ "pcie_link_max_speed", "GT/s", false, "max_link_speed", 0 },
-	{ "pcie_link_width", "lanes", false, "current_link_width", 1 },
-	{ "pcie_link_max_width", "lanes", false, "max_link_width", 1 },
-};
-#define N_EXTRA (sizeof(amd_extras) / sizeof(amd_extras[0]))
-
-/*
  * The CSV columns of a record (print.h, nb_print_columns()), whatever the
  * device reads: the time, the device, every reading by key (a labelled
  * reading's set in one field) and gpu_metrics' raw values. The module's
@@ -138,7 +108,7 @@ static const char *const gm_columns[] = {
 };
 #define N_ID (sizeof(id_columns) / sizeof(id_columns[0]))
 #define N_GM (sizeof(gm_columns) / sizeof(gm_columns[0]))
-static const char *columns[N_ID + GT_S_COUNT + N_GM + N_EXTRA];
+static const char *columns[N_ID + GT_S_COUNT + N_GM + NB_X_COUNT];
 
 static void declare_columns(struct nb_print *p)
 {
@@ -150,8 +120,8 @@ static void declare_columns(struct nb_print *p)
 		columns[n++] = gtfs_sensor_defs[s].key;
 	for (size_t i = 0; i < N_GM; i++)
 		columns[n++] = gm_columns[i];
-	for (size_t i = 0; i < N_EXTRA; i++)
-		columns[n++] = amd_extras[i].key;
+	for (int i = 0; i < NB_X_COUNT; i++)
+		columns[n++] = nb_extra_defs[i].key;
 	nb_print_columns(p, columns, (int)n);
 }
 
@@ -305,68 +275,30 @@ static void throttle_readings(struct nb_print *p, const struct nb_sensor_dev *d,
 }
 
 
-/* The device's hwmon directory into buf; false: none. */
-static bool hwmon_dir(const struct nb_devent *e, char *buf, size_t n)
-{
-	char path[600];
-	struct dirent *de;
-	bool found = false;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "%s/hwmon", e->drm.sysdev);
-	dir = opendir(path);
-	if (!dir)
-		return false;
-	while (!found && (de = readdir(dir)))
-		if (!strncmp(de->d_name, "hwmon", 5))
-			found = snprintf(buf, n, "%s/%s", path, de->d_name) < (int)n;
-	closedir(dir);
-	return found;
-}
-
+/*
+ * amdgpu's readings beside GT_SENSORS (sources/gauges.h, NB_EXTRAS). None
+ * is read while the GPU sleeps, the PCIe link included; missing, with
+ * why, on other devices.
+ */
 static void extra_readings(struct nb_print *p, const struct nb_sensor_dev *d)
 {
-	const char *why = NULL;
-	char hw[700] = "";
-	bool has_hw;
+	struct nb_extra_reading r[NB_X_COUNT];
 
-	if (d->e->dev.kind != NB_DEV_AMDGPU)
-		why = "not an amdgpu device";
-	else if (d->asleep)
-		why = "not read while the GPU sleeps (reading it wakes it)";
-	has_hw = !why && hwmon_dir(d->e, hw, sizeof(hw));
-	for (size_t i = 0; i < N_EXTRA; i++) {
-		const struct amd_extra *x = &amd_extras[i];
+	nb_extras_read(d, false, r);
+	for (int i = 0; i < NB_X_COUNT; i++) {
+		const struct nb_extra_def *x = &nb_extra_defs[i];
 		struct nb_value v = { .key = x->key, .unit = x->unit, .kind = NB_KIND_GAUGE,
-				      .type = NB_V_MISSING, .why = why,
-				      .source = x->hwmon ? "hwmon" : "sysfs" };
-		char path[1200], buf[64], text[48];
-		int64_t i64;
+				      .type = NB_V_MISSING, .why = r[i].why,
+				      .source = r[i].source };
+		char text[48];
 
-		if (!why && x->hwmon && !has_hw)
-			v.why = "no hwmon directory";
-		else if (!why)
-			snprintf(path, sizeof(path), "%s/%s", x->hwmon ? hw : d->e->drm.sysdev,
-				 x->file);
-		if (v.why) {
-			v.source = NULL;
-		} else if (!x->div) {
-			char *end;
-			double gts;
-
-			if (!nb_read_file(path, buf, sizeof(buf)) &&
-			    (gts = strtod(buf, &end)) > 0 && !strncmp(end, " GT/s", 5)) {
-				v.type = NB_V_DBL;
-				v.d = gts;
-				v.prec = 1;
-			}
-		} else if (nb_read_i64(path, &i64)) {
+		if (r[i].valid && !x->div) {
+			v.type = NB_V_DBL;
+			v.d = r[i].gts;
+			v.prec = 1;
+		} else if (r[i].valid) {
 			v.type = NB_V_INT;
-			v.i = i64 / x->div;
-		}
-		if (!v.why && v.type == NB_V_MISSING) {
-			v.why = "not readable";
-			v.source = NULL;
+			v.i = r[i].i;
 		}
 		if (v.type == NB_V_INT && !strcmp(x->unit, "mC"))
 			snprintf(text, sizeof(text), "%.1f C", (double)v.i / 1000), v.text = text;

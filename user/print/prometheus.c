@@ -46,6 +46,7 @@
 
 #include "gputelemetry.h"
 #include "print/print_ops.h"
+#include "sources/gauges.h"
 
 /* What a reading's unit becomes: the name's suffix and a factor. */
 struct prom_unit {
@@ -107,28 +108,10 @@ static const struct prom_metric metrics[] = {
 	{ "energy", "energy", NULL,
 	  "Energy the GPU used, from gpu_metrics' energy accumulator, where its unit is known; "
 	  "resets when the accumulator wraps.", false },
-	/* amdgpu's readings beside GT_SENSORS (sensors.c, amd_extras[]) */
-	{ "temp_edge_crit", "temperature_critical", "edge",
-	  "Critical temperature of a sensor (edge, junction, mem), from hwmon's temp*_crit.", true },
-	{ "temp_junction_crit", "temperature_critical", "junction", NULL, true },
-	{ "temp_mem_crit", "temperature_critical", "mem", NULL, true },
-	{ "power_cap", "power_cap", NULL, "Power cap in force (hwmon's power1_cap).", true },
-	{ "power_cap_default", "power_cap_default", NULL, "Default power cap (power1_cap_default).",
-	  true },
-	{ "power_cap_min", "power_cap_min", NULL, "Lowest power cap allowed (power1_cap_min).",
-	  true },
-	{ "power_cap_max", "power_cap_max", NULL, "Highest power cap allowed (power1_cap_max).",
-	  true },
-	{ "gtt_used", "gtt_used", NULL, "GTT (system memory mapped for the GPU) in use.", false },
-	{ "gtt_total", "gtt_total", NULL, "GTT size.", false },
-	{ "pcie_link_speed", "pcie_link_speed", NULL,
-	  "PCIe link speed now, per lane (current_link_speed).", false },
-	{ "pcie_link_max_speed", "pcie_link_max_speed", NULL,
-	  "Highest PCIe link speed of the device, per lane (max_link_speed).", false },
-	{ "pcie_link_width", "pcie_link_width", NULL, "PCIe link width now (current_link_width).",
-	  false },
-	{ "pcie_link_max_width", "pcie_link_max_width", NULL,
-	  "Widest PCIe link of the device (max_link_width).", false },
+	/* amdgpu's readings beside GT_SENSORS (sources/gauges.h) */
+#define PROM_EXTRA(id, key, unit, dir, file, div, family, label, help, nodex, wakes) \
+	{ key, family, label, help, nodex },
+	NB_EXTRAS(PROM_EXTRA)
 };
 
 #define PREFIX "navibench_"
