@@ -15,6 +15,7 @@
 
 const char *const top_col_names[TOP_COL_COUNT] = {
 	"PID", "USER", "DEV", "COMMAND", "GFX", "COMPUTE", "DMA", "DEC", "ENC", "VRAM", "GTT",
+	"CONTAINER",
 };
 const char *const top_engines[5] = { "gfx", "compute", "dma", "dec", "enc" };
 
@@ -271,6 +272,8 @@ static bool sample_procs(struct top_model *m, double t)
 		r->vram = p->vram;
 		r->has_gtt = p->has_gtt;
 		r->gtt = p->gtt;
+		/* as 'processes' shows it: the first 12 digits, as the runtimes' tools do */
+		snprintf(r->container, sizeof(r->container), "%.12s", p->container.id);
 		if (d) {
 			d->media_pct += r->busy[3] + r->busy[4];
 			d->nprocs++;
@@ -318,6 +321,7 @@ static int cmp_proc(const void *pa, const void *pb)
 	case TOP_COL_COMMAND: c = strcmp(a->comm, b->comm); break;
 	case TOP_COL_VRAM: c = cmp_num((double)a->vram, (double)b->vram); break;
 	case TOP_COL_GTT: c = cmp_num((double)a->gtt, (double)b->gtt); break;
+	case TOP_COL_CONTAINER: c = strcmp(a->container, b->container); break;
 	default:
 		c = cmp_num(a->busy[sort_col - TOP_COL_GFX], b->busy[sort_col - TOP_COL_GFX]);
 		break;

@@ -65,13 +65,14 @@ struct top_proc {
 	double busy[5];			/* gfx, compute, dma, dec, enc, % */
 	bool has_vram, has_gtt;
 	uint64_t vram, gtt;
+	char container[16];		/* its container's id, first 12 digits (cgroup.h); "" none */
 };
 
 /* The process pane's columns, in order (the sort keys). */
 enum top_col {
 	TOP_COL_PID, TOP_COL_USER, TOP_COL_DEV, TOP_COL_COMMAND,
 	TOP_COL_GFX, TOP_COL_COMPUTE, TOP_COL_DMA, TOP_COL_DEC, TOP_COL_ENC,
-	TOP_COL_VRAM, TOP_COL_GTT, TOP_COL_COUNT
+	TOP_COL_VRAM, TOP_COL_GTT, TOP_COL_CONTAINER, TOP_COL_COUNT
 };
 extern const char *const top_col_names[TOP_COL_COUNT];
 extern const char *const top_engines[5];

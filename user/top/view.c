@@ -402,13 +402,18 @@ static bool proc_shown(const struct top_model *m, const struct top_view *v,
 
 static void procs_pane(const struct top_model *m, const struct top_view *v, int y, int h)
 {
-	/* PID USER DEV COMMAND GFX COMPUTE DMA DEC ENC VRAM GTT */
-	int wd[TOP_COL_COUNT] = { 7, 8, 3, 0, 4, 7, 4, 4, 4, 9, 9 };
-	int fixed = 0, x = 0, shown = 0, rows = 0;
+	/* PID USER DEV COMMAND GFX COMPUTE DMA DEC ENC VRAM GTT [CONTAINER] */
+	int wd[TOP_COL_COUNT] = { 7, 8, 3, 0, 4, 7, 4, 4, 4, 9, 9, 12 };
+	int fixed = 0, x = 0, shown = 0, rows = 0, ncol = TOP_COL_COUNT;
 	char b[32];
 
 	for (int c = 0; c < TOP_COL_COUNT; c++)
 		fixed += wd[c] + 1;
+	/* CONTAINER only where COMMAND keeps 12 columns beside it */
+	if (COLS - fixed < 12) {
+		ncol = TOP_COL_CONTAINER;
+		fixed -= wd[TOP_COL_CONTAINER] + 1;
+	}
 	wd[TOP_COL_COMMAND] = COLS - fixed;
 	if (wd[TOP_COL_COMMAND] < 7)
 		wd[TOP_COL_COMMAND] = 7;
@@ -418,8 +423,8 @@ static void procs_pane(const struct top_model *m, const struct top_view *v, int 
 	attron(att(P_HEAD, A_REVERSE));
 	hline(' ', COLS);
 	attroff(att(P_HEAD, A_REVERSE));
-	for (int c = 0; c < TOP_COL_COUNT; c++) {
-		bool left = c == TOP_COL_USER || c == TOP_COL_COMMAND;
+	for (int c = 0; c < ncol; c++) {
+		bool left = c == TOP_COL_USER || c == TOP_COL_COMMAND || c == TOP_COL_CONTAINER;
 		attr_t a = att(P_HEAD, A_REVERSE) | (c == (int)v->sort ? A_BOLD | A_UNDERLINE : 0);
 
 		put(y, x, COLS - x, a, left ? "%-*s" : "%*s", wd[c], top_col_names[c]);
@@ -450,8 +455,11 @@ static void procs_pane(const struct top_model *m, const struct top_view *v, int 
 		}
 		x += put(yy, x, COLS - x, A_NORMAL, "%*s ", wd[9],
 			 p->has_vram ? nb_fmt_bytes(b, sizeof(b), p->vram) : "-");
-		put(yy, x, COLS - x, A_NORMAL, "%*s", wd[10],
-		    p->has_gtt ? nb_fmt_bytes(b, sizeof(b), p->gtt) : "-");
+		x += put(yy, x, COLS - x, A_NORMAL, "%*s ", wd[10],
+			 p->has_gtt ? nb_fmt_bytes(b, sizeof(b), p->gtt) : "-");
+		if (ncol > TOP_COL_CONTAINER)
+			put(yy, x, COLS - x, A_NORMAL, "%-*s", wd[TOP_COL_CONTAINER],
+			    p->container[0] ? p->container : "-");
 	}
 	if (h >= 2)
 		put(y + h - 1, 0, COLS, A_DIM, "%d process%s%s%s, sorted by %s %s%s", shown,
