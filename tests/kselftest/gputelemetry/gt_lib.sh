@@ -97,6 +97,19 @@ gt_loaded() {
 	[ -d /sys/module/$GT_MOD ]
 }
 
+# The keys of the module's readings (GT_SENSORS in gputelemetry.h), in the
+# order "sensors" and "history" list them, on one line, from gt_keys (built
+# from gt_keys.c with the header): the tests never spell the list out.
+# Fails, with a message, when gt_keys is missing:
+#   KEYS=$(gt_sensor_keys) || exit $KSFT_FAIL
+gt_sensor_keys() {
+	if [ ! -x "$(dirname "$0")/gt_keys" ]; then
+		echo "# gt_keys not found beside $0 (built from gt_keys.c)" >&2
+		return 1
+	fi
+	"$(dirname "$0")/gt_keys" | tr '\n' ' ' | sed 's/ $//'
+}
+
 gt_load() { # [params...]
 	ko=$(gt_ko)
 	if [ -n "$ko" ]; then

@@ -37,7 +37,7 @@ case "$seed$ops$secs" in
 esac
 
 # The keys of GT_SENSORS (module/uapi/gputelemetry.h), in order.
-KEYS="temp_edge temp_junction temp_mem sclk mclk power_avg power_input vddgfx vddnb fan fan_pwm gpu_busy mem_busy vram_used vram_total"
+KEYS=$(gt_sensor_keys) || exit $KSFT_FAIL
 PROFILES="navi14 navi10 polaris10"
 IDS="0 1 2 3 4 5 6 7 8 9 200 255"
 DEV_FILES="info sensors cu_count history stats interval_ms"
