@@ -246,21 +246,10 @@ static const char *const tname[T_N] = {
 };
 static double tv[T_N][MAXR], alone[T_N][MAXR];
 
-int main(int argc, char **argv)
+/* The inputs, weights and the reference cell's output (@h_ref). */
+static void setup(float *h_ref, float *c_ref)
 {
-	int threads = argc > 1 ? atoi(argv[1]) : 2;
-	int rounds = argc > 2 ? atoi(argv[2]) : 30;
-	const double flops = 2.0 * M * K * N;
-	char err[256];
-	void *ctx, *cell;
-	int have_dnnl = 0;
-
-	if (threads < 1 || rounds < 3 || rounds > MAXR) {
-		fprintf(stderr, "usage: bench_libs [threads >= 1] [rounds 3..%d]\n", MAXR);
-		return 2;
-	}
-	omp_set_num_threads(threads);
-	openblas_set_num_threads(threads);
+	struct nb_rng r;
 
 	x = alloc((size_t)M * CI);
 	h = alloc((size_t)M * F);
@@ -274,9 +263,6 @@ int main(int argc, char **argv)
 	xh = alloc((size_t)M * KC);
 	h_out = alloc((size_t)M * F);
 	c_out = alloc((size_t)M * F);
-	float *h_ref = alloc((size_t)M * F), *c_ref = alloc((size_t)M * F);
-
-	struct nb_rng r;
 	nb_rng_seed(&r, 5);
 	for (size_t i = 0; i < (size_t)M * CI; i++)
 		x[i] = (float)nb_rng_uniform(&r);
@@ -298,75 +284,57 @@ int main(int argc, char **argv)
 		       (size_t)F * N * sizeof(float));
 	}
 	nb_ref_cell(B, H, W, CI, F, kern, rkern, bias, x, h, c, h_ref, c_ref);
+}
 
-	/* the fused kernel */
-	struct nb_backend_config cfg = { .threads = threads };
-	struct nb_cell_desc d = { B, H, W, CI, F, kern, rkern, bias };
-	if (nb_cpu_backend.open(&cfg, &ctx, err, sizeof(err)) ||
-	    nb_cpu_backend.cell_load(ctx, &d, &cell, err, sizeof(err))) {
-		fprintf(stderr, "bench_libs: cpu backend: %s\n", err);
-		return 1;
-	}
-	nb_cpu_backend.cell_set(ctx, cell, x, h, c);
-	nb_cpu_backend.cell_step(ctx, cell);
-	nb_cpu_backend.cell_get(ctx, cell, h_out, c_out);
-	double e_fused = check("fused", h_ref);
-
-	im2col();
-	sgemm();
-	gates(1);
-	double e_blas = check("openblas", h_ref);
-	double e_dnnl = NAN;
+/* One whole step of @way: 0 OpenBLAS, 1 oneDNN, 2 the fused cell. */
+static void run_way(int way, void *ctx, void *cell)
+{
+	if (way == 0) {
+		im2col();
+		sgemm();
+		gates(1);
+	} else if (way == 1) {
 #ifdef HAVE_DNNL
-	dnnl_setup();
-	concat();
-	dnnl_conv();
-	gates(0);
-	e_dnnl = check("onednn", h_ref);
-	have_dnnl = 1;
+		concat();
+		dnnl_conv();
+		gates(0);
 #endif
-	float lane;
-	usleep(300000);
-	double pt = now();
-	double pf = nb_cpu_backend.fma_peak(ctx, 20000000L, 0.5f, 0.5f, &lane);
-	double peak = pf / (now() - pt) / 1e9;
+	} else {
+		nb_cpu_backend.cell_step(ctx, cell);
+	}
+}
 
-	printf("fused: %s; %d rounds\nOpenBLAS: %s, kernels for %s\n",
-	       nb_cpu_backend.describe(ctx), rounds, openblas_get_config(),
-	       openblas_get_corename());
-	printf("h vs the reference, worst |d| / (1e-5 + 1e-4 |ref|): fused %.3f, openblas %.3f, onednn %.3f\n",
-	       e_fused, e_blas, e_dnnl);
+/*
+ * Each way alone first: warm-up, then its repeats back to back (the
+ * threads of the other runtimes asleep by then), into alone[].
+ */
+static void time_alone(void *ctx, void *cell, int rounds, int have_dnnl)
+{
+	static const int slot[3] = { T_BLAS, T_DNNL, T_FUSED };
 
-	/*
-	 * Each way alone first: warm-up, then its repeats back to back (the
-	 * threads of the other runtimes asleep by then); then interleaved
-	 * rounds, every way once per round, so that all see the same load.
-	 */
 	for (int way = 0; way < 3; way++) {
 		if (way == 1 && !have_dnnl)
 			continue;
 		for (int i = -3; i < rounds; i++) {
 			double t0 = now();
 
-			if (way == 0) {
-				im2col();
-				sgemm();
-				gates(1);
-			} else if (way == 1) {
-#ifdef HAVE_DNNL
-				concat();
-				dnnl_conv();
-				gates(0);
-#endif
-			} else {
-				nb_cpu_backend.cell_step(ctx, cell);
-			}
+			run_way(way, ctx, cell);
 			if (i >= 0)
-				alone[way == 0 ? T_BLAS : way == 1 ? T_DNNL : T_FUSED][i] =
-					now() - t0;
+				alone[slot[way]][i] = now() - t0;
 		}
 		usleep(300000);
 	}
+}
+
+/*
+ * Interleaved rounds, every way once per round and each of its parts
+ * timed, so that all see the same load, into tv[]; with a short FMA peak
+ * sample per round. Returns the best peak seen, at least @peak.
+ */
+static double time_rounds(void *ctx, void *cell, int rounds, double peak)
+{
+	float lane;
+
 	for (int i = 0; i < rounds; i++) {
 		double t0 = now();
 		im2col();
@@ -394,20 +362,24 @@ int main(int argc, char **argv)
 		t0 = now();
 		nb_cpu_backend.cell_step(ctx, cell);
 		tv[T_FUSED][i] = now() - t0;
-		/* a short FMA peak sample per round: the best is the CPU's */
 		t0 = now();
-		pf = nb_cpu_backend.fma_peak(ctx, 4000000L, 0.5f, 0.5f, &lane);
+		double pf = nb_cpu_backend.fma_peak(ctx, 4000000L, 0.5f, 0.5f, &lane);
 		t1 = now();
 		if (pf / (t1 - t0) / 1e9 > peak)
 			peak = pf / (t1 - t0) / 1e9;
 	}
+	return peak;
+}
 
+/* The table of medians, rates and ratios to the fused step. */
+static void print_table(int rounds, double peak, int have_dnnl)
+{
+	const double flops = 2.0 * M * K * N;
 	double fused = median(tv[T_FUSED], rounds);
-	printf("FMA peak (%d threads, best of %d samples, one per round): %.1f GFLOP/s\n\n",
-	       threads, rounds + 1, peak);
+	double fused_alone = median(alone[T_FUSED], rounds);
+
 	printf("%-36s %9s %9s %7s %8s  %9s %9s %8s\n", "one time step, batch 8, layer 2..4",
 	       "median ms", "GFLOP/s", "% peak", "vs fused", "alone ms", "GFLOP/s", "vs fused");
-	double fused_alone = median(alone[T_FUSED], rounds);
 	for (int t = 0; t < T_N; t++) {
 		if (!have_dnnl && (t == T_CONCAT || t == T_CONV || t == T_DNNL))
 			continue;
@@ -431,6 +403,65 @@ int main(int argc, char **argv)
 	if (!have_dnnl)
 		printf("(oneDNN: not built in: libdnnl-dev not installed)\n");
 	printf("vs fused: the fused step's median time / this one's (> 1: faster than fused)\n");
+}
+
+int main(int argc, char **argv)
+{
+	int threads = argc > 1 ? atoi(argv[1]) : 2;
+	int rounds = argc > 2 ? atoi(argv[2]) : 30;
+	char err[256];
+	void *ctx, *cell;
+	int have_dnnl = 0;
+
+	if (threads < 1 || rounds < 3 || rounds > MAXR) {
+		fprintf(stderr, "usage: bench_libs [threads >= 1] [rounds 3..%d]\n", MAXR);
+		return 2;
+	}
+	omp_set_num_threads(threads);
+	openblas_set_num_threads(threads);
+
+	float *h_ref = alloc((size_t)M * F), *c_ref = alloc((size_t)M * F);
+
+	setup(h_ref, c_ref);
+
+	/* the fused kernel */
+	struct nb_backend_config cfg = { .threads = threads };
+	struct nb_cell_desc d = { B, H, W, CI, F, kern, rkern, bias };
+	if (nb_cpu_backend.open(&cfg, &ctx, err, sizeof(err)) ||
+	    nb_cpu_backend.cell_load(ctx, &d, &cell, err, sizeof(err))) {
+		fprintf(stderr, "bench_libs: cpu backend: %s\n", err);
+		return 1;
+	}
+	nb_cpu_backend.cell_set(ctx, cell, x, h, c);
+	run_way(2, ctx, cell);
+	nb_cpu_backend.cell_get(ctx, cell, h_out, c_out);
+	double e_fused = check("fused", h_ref);
+
+	run_way(0, ctx, cell);
+	double e_blas = check("openblas", h_ref);
+	double e_dnnl = NAN;
+#ifdef HAVE_DNNL
+	dnnl_setup();
+	run_way(1, ctx, cell);
+	e_dnnl = check("onednn", h_ref);
+	have_dnnl = 1;
+#endif
+	float lane;
+	usleep(300000);
+	double pt = now();
+	double pf = nb_cpu_backend.fma_peak(ctx, 20000000L, 0.5f, 0.5f, &lane);
+	double peak = pf / (now() - pt) / 1e9;
+
+	printf("fused: %s; %d rounds\nOpenBLAS: %s, kernels for %s\n",
+	       nb_cpu_backend.describe(ctx), rounds, openblas_get_config(),
+	       openblas_get_corename());
+	printf("h vs the reference, worst |d| / (1e-5 + 1e-4 |ref|): fused %.3f, openblas %.3f, onednn %.3f\n",
+	       e_fused, e_blas, e_dnnl);
+	time_alone(ctx, cell, rounds, have_dnnl);
+	peak = time_rounds(ctx, cell, rounds, peak);
+	printf("FMA peak (%d threads, best of %d samples, one per round): %.1f GFLOP/s\n\n",
+	       threads, rounds + 1, peak);
+	print_table(rounds, peak, have_dnnl);
 	nb_cpu_backend.cell_free(ctx, cell);
 	nb_cpu_backend.close(ctx);
 	return 0;

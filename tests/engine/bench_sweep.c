@@ -50,94 +50,68 @@ static void *xalloc(size_t n)
 	return p;
 }
 
-int main(int argc, char **argv)
-{
-	int threads = argc > 1 ? atoi(argv[1]) : 0;
-	int rounds = argc > 2 ? atoi(argv[2]) : 7;
-	int frames = argc > 3 ? atoi(argv[3]) : 3;
-	const struct nb_model *m = nb_model_find("convlstm-mono");
-	struct nb_backend_config cfg = { .threads = threads };
-	static double t[NB][MAXR];
-	char err[256];
+/* What every part of the sweep works on. */
+struct sweep {
+	const struct nb_model *m;
+	struct nb_weights *w;
 	void *ctx, *prog[NB];
+	int frames;
+	size_t frame;		/* floats per frame */
+	float *in, *out;	/* the largest batch's input and output */
+};
 
-	if (threads < 0 || rounds < 1 || rounds > MAXR || frames < 1) {
-		fprintf(stderr, "usage: bench_sweep [threads >= 0] [rounds 1..%d] [frames >= 1]\n",
-			MAXR);
-		return 2;
-	}
-	struct nb_weights *w = nb_weights_alloc(m);
-	if (!w) {
-		fprintf(stderr, "bench_sweep: out of memory\n");
-		return 1;
-	}
-	nb_weights_init(w, 1);
-	if (nb_cpu_backend.open(&cfg, &ctx, err, sizeof(err))) {
-		fprintf(stderr, "bench_sweep: %s\n", err);
-		return 1;
-	}
-	/* one program per batch size: each keeps its buffers between rounds */
-	for (int i = 0; i < NB; i++)
-		if (nb_cpu_backend.model_load(ctx, w, &prog[i], err, sizeof(err))) {
-			fprintf(stderr, "bench_sweep: %s\n", err);
-			return 1;
-		}
-	size_t frame = (size_t)m->height * m->width * m->channels;
-	int bmax = batches[NB - 1];
-	float *in = xalloc((size_t)bmax * frames * frame * sizeof(float));
-	float *out = xalloc(nb_output_count(m, bmax, frames) * sizeof(float));
-	float *ref = xalloc(nb_output_count(m, 1, 1) * sizeof(float));
-	float *one = xalloc(frame * sizeof(float));
+static void die(const char *what, const char *err)
+{
+	fprintf(stderr, "bench_sweep: %s%s\n", what, err);
+	exit(1);
+}
 
-	nb_movie_generate(7, bmax, frames, m->height, m->width, m->channels,
-			  in, NULL);
+/* Each batch size's output for 1 frame against the reference, on its first
+ * and last item; exits on a difference. */
+static void validate(struct sweep *sw)
+{
+	size_t n = nb_output_count(sw->m, 1, 1);
+	float *ref = xalloc(n * sizeof(float));
+	float *one = xalloc(sw->frame * sizeof(float));
+	char err[256];
 
-	/* validation: each batch size, 1 frame, first and last item */
 	for (int i = 0; i < NB; i++) {
 		int b = batches[i];
-		float *bin = xalloc((size_t)b * frame * sizeof(float));
+		float *bin = xalloc((size_t)b * sw->frame * sizeof(float));
 
 		for (int k = 0; k < b; k++)
-			memcpy(bin + k * frame, in + (size_t)k * frames * frame,
-			       frame * sizeof(float));
-		if (nb_cpu_backend.model_forward(ctx, prog[i], bin, b, 1, out, err,
-						 sizeof(err))) {
-			fprintf(stderr, "bench_sweep: batch %d: %s\n", b, err);
-			return 1;
-		}
+			memcpy(bin + k * sw->frame, sw->in + (size_t)k * sw->frames * sw->frame,
+			       sw->frame * sizeof(float));
+		if (nb_cpu_backend.model_forward(sw->ctx, sw->prog[i], bin, b, 1, sw->out, err,
+						 sizeof(err)))
+			die("", err);
 		for (int k = 0; k < b; k += b > 1 ? b - 1 : 1) {
-			size_t n = nb_output_count(m, 1, 1);
+			const float *o = sw->out + k * n;
 
-			memcpy(one, bin + k * frame, frame * sizeof(float));
-			nb_ref_forward(w, one, 1, 1, ref);
+			memcpy(one, bin + k * sw->frame, sw->frame * sizeof(float));
+			nb_ref_forward(sw->w, one, 1, 1, ref);
 			for (size_t j = 0; j < n; j++)
-				if (!(fabs(out[k * n + j] - ref[j]) <= 1e-4 + 1e-3 * fabs(ref[j]))) {
+				if (!(fabs(o[j] - ref[j]) <= 1e-4 + 1e-3 * fabs(ref[j]))) {
 					fprintf(stderr, "bench_sweep: batch %d item %d: output %zu is %g, the reference %g\n",
-						b, k, j, out[k * n + j], ref[j]);
-					return 1;
+						b, k, j, o[j], ref[j]);
+					exit(1);
 				}
 		}
 		free(bin);
 	}
+	free(ref);
+	free(one);
+}
 
-	for (int r = -1; r < rounds; r++)
-		for (int i = 0; i < NB; i++) {
-			double t0 = now();
-
-			if (nb_cpu_backend.model_forward(ctx, prog[i], in, batches[i],
-							 frames, out, err, sizeof(err))) {
-				fprintf(stderr, "bench_sweep: %s\n", err);
-				return 1;
-			}
-			if (r >= 0)
-				t[i][r] = now() - t0;
-		}
-
-	double rate[NB], best[NB];
+/* The table: each batch size's median and best rate over the @rounds
+ * times in @t (sorted here), against batch 8's. */
+static void report(struct sweep *sw, double t[NB][MAXR], int rounds)
+{
+	double rate[NB], best[NB], lo = 1e9, lob = 1e9;
 	int i8 = 0;
 
 	for (int i = 0; i < NB; i++) {
-		double fl = nb_flops_forward(m, batches[i], frames);
+		double fl = nb_flops_forward(sw->m, batches[i], sw->frames);
 
 		qsort(t[i], rounds, sizeof(double), cmpd);
 		double med = rounds & 1 ? t[i][rounds / 2] :
@@ -149,10 +123,9 @@ int main(int argc, char **argv)
 	}
 	printf("convlstm-mono, %s, %d frames, %d interleaved rounds (every batch size once a round);\n"
 	       "outputs checked against the reference (1 frame, first and last item)\n",
-	       nb_cpu_backend.describe(ctx), frames, rounds);
+	       nb_cpu_backend.describe(sw->ctx), sw->frames, rounds);
 	printf("  %5s %14s %12s %12s %12s\n", "batch", "median GFLOP/s", "best GFLOP/s",
 	       "median / b8", "best / b8");
-	double lo = 1e9, lob = 1e9;
 	for (int i = 0; i < NB; i++) {
 		printf("  %5d %14.1f %12.1f %12.2f %12.2f\n", batches[i], rate[i], best[i],
 		       rate[i] / rate[i8], best[i] / best[i8]);
@@ -163,13 +136,57 @@ int main(int argc, char **argv)
 	}
 	printf("lowest: %.2f x batch 8 (medians), %.2f x (best rounds); target >= 0.50\n",
 	       lo, lob);
+}
+
+int main(int argc, char **argv)
+{
+	int threads = argc > 1 ? atoi(argv[1]) : 0;
+	int rounds = argc > 2 ? atoi(argv[2]) : 7;
+	struct sweep sw = { .m = nb_model_find("convlstm-mono"),
+			    .frames = argc > 3 ? atoi(argv[3]) : 3 };
+	struct nb_backend_config cfg = { .threads = threads };
+	static double t[NB][MAXR];
+	char err[256];
+
+	if (threads < 0 || rounds < 1 || rounds > MAXR || sw.frames < 1) {
+		fprintf(stderr, "usage: bench_sweep [threads >= 0] [rounds 1..%d] [frames >= 1]\n",
+			MAXR);
+		return 2;
+	}
+	sw.w = nb_weights_alloc(sw.m);
+	if (!sw.w)
+		die("out of memory", "");
+	nb_weights_init(sw.w, 1);
+	if (nb_cpu_backend.open(&cfg, &sw.ctx, err, sizeof(err)))
+		die("", err);
+	/* one program per batch size: each keeps its buffers between rounds */
 	for (int i = 0; i < NB; i++)
-		nb_cpu_backend.model_free(ctx, prog[i]);
-	nb_cpu_backend.close(ctx);
-	nb_weights_free(w);
-	free(in);
-	free(out);
-	free(ref);
-	free(one);
+		if (nb_cpu_backend.model_load(sw.ctx, sw.w, &sw.prog[i], err, sizeof(err)))
+			die("", err);
+	sw.frame = (size_t)sw.m->height * sw.m->width * sw.m->channels;
+	int bmax = batches[NB - 1];
+	sw.in = xalloc((size_t)bmax * sw.frames * sw.frame * sizeof(float));
+	sw.out = xalloc(nb_output_count(sw.m, bmax, sw.frames) * sizeof(float));
+	nb_movie_generate(7, bmax, sw.frames, sw.m->height, sw.m->width, sw.m->channels,
+			  sw.in, NULL);
+	validate(&sw);
+
+	for (int r = -1; r < rounds; r++)
+		for (int i = 0; i < NB; i++) {
+			double t0 = now();
+
+			if (nb_cpu_backend.model_forward(sw.ctx, sw.prog[i], sw.in, batches[i],
+							 sw.frames, sw.out, err, sizeof(err)))
+				die("", err);
+			if (r >= 0)
+				t[i][r] = now() - t0;
+		}
+	report(&sw, t, rounds);
+	for (int i = 0; i < NB; i++)
+		nb_cpu_backend.model_free(sw.ctx, sw.prog[i]);
+	nb_cpu_backend.close(sw.ctx);
+	nb_weights_free(sw.w);
+	free(sw.in);
+	free(sw.out);
 	return 0;
 }

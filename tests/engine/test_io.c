@@ -250,36 +250,13 @@ static void st_bad(const char *name, struct json_object *hdr, size_t data_len,
 	nb_weights_free(w);
 }
 
-static void test_safetensors(void)
+/* The colour model's weights: its head is a Conv2D (3, 3, F, 3); refused
+ * by the mono model (@r). */
+static void st_color(struct nb_weights *r)
 {
-	const struct nb_model *m = nb_model_find("convlstm-mono");
-	struct nb_weights *w = nb_weights_alloc(m), *r = nb_weights_alloc(m);
-	char p[512];
-
-	snprintf(p, sizeof(p), "%s", path("w.safetensors"));
-	size_t dl;
-
-	nb_weights_init(w, 5);
-	tap(nb_safetensors_write(p, w) == 0, "safetensors: write");
-	tap(nb_safetensors_read(p, r) == 0 && weights_equal(w, r),
-	       "safetensors: round trip, every tensor bit for bit");
-
-	struct json_object *h = header_of(p, &dl), *t, *v;
-	int shape_ok = json_object_object_get_ex(h, "convlstm.0.kernel", &t) &&
-		json_object_object_get_ex(t, "shape", &v) &&
-		!strcmp(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), "[3,3,1,160]") &&
-		json_object_object_get_ex(h, "head.kernel", &t) &&
-		json_object_object_get_ex(t, "shape", &v) &&
-		!strcmp(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), "[3,3,3,40,1]") &&
-		json_object_object_get_ex(h, "bn.3.moving_variance", &t) &&
-		json_object_object_get_ex(h, "convlstm.3.recurrent_kernel", &t);
-	tap(shape_ok && json_object_object_length(h) == 4 * 7 + 2 + 1,
-	       "safetensors: Keras names and layouts (30 tensors + __metadata__)");
-	json_object_put(h);
-
-	/* the colour model's head is a Conv2D (3, 3, F, 3) */
 	const struct nb_model *mc = nb_model_find("convlstm-color");
 	struct nb_weights *wc = nb_weights_alloc(mc), *rc = nb_weights_alloc(mc);
+
 	nb_weights_init(wc, 6);
 	nb_safetensors_write(path("c.safetensors"), wc);
 	tap(nb_safetensors_read(path("c.safetensors"), rc) == 0 && weights_equal(wc, rc),
@@ -291,23 +268,55 @@ static void test_safetensors(void)
 	       "safetensors: colour weights for the mono model rejected: \"%s\"", captured);
 	nb_weights_free(wc);
 	nb_weights_free(rc);
+}
 
-	/* truncated: the last tensor cut short */
+/* @name (in the test directory) refused by nb_safetensors_read() into @r,
+ * with a message naming @m1 and @m2 (when not NULL). */
+static void st_refused(struct nb_weights *r, const char *name, const char *m1,
+		       const char *m2, const char *what)
+{
+	capture_begin();
+	int rc = nb_safetensors_read(path(name), r);
+	capture_end();
+	tap(rc == -1 && says(name, m1, m2), "safetensors: %s: \"%s\"", what, captured);
+}
+
+/* The file @p cut short, or not a safetensors file at all. */
+static void st_bad_files(const char *p, struct nb_weights *r)
+{
 	size_t n;
 	unsigned char *buf = read_bytes(p, &n);
+
 	write_bytes(path("trunc.safetensors"), buf, n - 100);
-	capture_begin();
-	int tr = nb_safetensors_read(path("trunc.safetensors"), r);
-	capture_end();
-	tap(tr == -1 && says("trunc.safetensors", "truncated", "head.kernel"),
-	       "safetensors: truncated file rejected: \"%s\"", captured);
+	st_refused(r, "trunc.safetensors", "truncated", "head.kernel",
+		   "truncated file rejected (the last tensor cut short)");
 	write_bytes(path("short.safetensors"), buf, 5);
-	capture_begin();
-	tr = nb_safetensors_read(path("short.safetensors"), r);
-	capture_end();
-	tap(tr == -1 && says("short.safetensors", "truncated", NULL),
-	       "safetensors: 5-byte file rejected: \"%s\"", captured);
+	st_refused(r, "short.safetensors", "truncated", NULL, "5-byte file rejected");
 	free(buf);
+	write_bytes(path("json.safetensors"), "\x04\0\0\0\0\0\0\0{{{{", 12);
+	st_refused(r, "json.safetensors", "header", "JSON", "non-JSON header rejected");
+	write_bytes(path("len.safetensors"), "\xff\xff\0\0\0\0\0\0{}", 10);
+	st_refused(r, "len.safetensors", "header length", "past the end",
+		   "header length past the end rejected");
+	st_refused(r, "none.safetensors", "No such file", NULL, "missing file");
+}
+
+/* A JSON array of the @n integers @v. */
+static struct json_object *int_array(const int *v, int n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int(v[i]));
+	return a;
+}
+
+/* The header of the good file @p changed one way at a time. */
+static void st_bad_headers(const char *p)
+{
+	static const int shape[] = { 3, 3, 160, 40 }, offsets[] = { 0, 12 };
+	struct json_object *h, *t;
+	size_t dl;
 
 	h = header_of(p, &dl);
 	json_object_object_get_ex(h, "bn.2.gamma", &t);
@@ -316,12 +325,7 @@ static void test_safetensors(void)
 
 	h = header_of(p, &dl);
 	json_object_object_get_ex(h, "convlstm.1.recurrent_kernel", &t);
-	v = json_object_new_array();
-	json_object_array_add(v, json_object_new_int(3));
-	json_object_array_add(v, json_object_new_int(3));
-	json_object_array_add(v, json_object_new_int(160));
-	json_object_array_add(v, json_object_new_int(40));
-	json_object_object_add(t, "shape", v);
+	json_object_object_add(t, "shape", int_array(shape, 4));
 	st_bad("shape.safetensors", h, dl, "convlstm.1.recurrent_kernel",
 	       "[3, 3, 160, 40]", "expected [3, 3, 40, 160]");
 
@@ -336,31 +340,46 @@ static void test_safetensors(void)
 
 	h = header_of(p, &dl);
 	json_object_object_get_ex(h, "bn.1.beta", &t);
-	v = json_object_new_array();
-	json_object_array_add(v, json_object_new_int(0));
-	json_object_array_add(v, json_object_new_int(12));
-	json_object_object_add(t, "data_offsets", v);
+	json_object_object_add(t, "data_offsets", int_array(offsets, 2));
 	st_bad("offsets.safetensors", h, dl, "bn.1.beta", "data_offsets", "160 bytes");
+}
 
-	/* a header that is not JSON, and a header length past the end */
-	write_bytes(path("json.safetensors"), "\x04\0\0\0\0\0\0\0{{{{", 12);
-	capture_begin();
-	tr = nb_safetensors_read(path("json.safetensors"), r);
-	capture_end();
-	tap(tr == -1 && says("json.safetensors", "header", "JSON"),
-	       "safetensors: non-JSON header rejected: \"%s\"", captured);
-	write_bytes(path("len.safetensors"), "\xff\xff\0\0\0\0\0\0{}", 10);
-	capture_begin();
-	tr = nb_safetensors_read(path("len.safetensors"), r);
-	capture_end();
-	tap(tr == -1 && says("len.safetensors", "header length", "past the end"),
-	       "safetensors: header length past the end rejected: \"%s\"", captured);
-	capture_begin();
-	tr = nb_safetensors_read(path("none.safetensors"), r);
-	capture_end();
-	tap(tr == -1 && says("none.safetensors", "No such file", NULL),
-	       "safetensors: missing file: \"%s\"", captured);
+/* @key of header @h has the shape @want ("[3,3,1,160]"). */
+static bool shape_is(struct json_object *h, const char *key, const char *want)
+{
+	struct json_object *t, *v;
 
+	return json_object_object_get_ex(h, key, &t) &&
+		json_object_object_get_ex(t, "shape", &v) &&
+		!strcmp(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), want);
+}
+
+static void test_safetensors(void)
+{
+	const struct nb_model *m = nb_model_find("convlstm-mono");
+	struct nb_weights *w = nb_weights_alloc(m), *r = nb_weights_alloc(m);
+	struct json_object *h, *t;
+	char p[512];
+	size_t dl;
+
+	snprintf(p, sizeof(p), "%s", path("w.safetensors"));
+	nb_weights_init(w, 5);
+	tap(nb_safetensors_write(p, w) == 0, "safetensors: write");
+	tap(nb_safetensors_read(p, r) == 0 && weights_equal(w, r),
+	       "safetensors: round trip, every tensor bit for bit");
+
+	h = header_of(p, &dl);
+	tap(shape_is(h, "convlstm.0.kernel", "[3,3,1,160]") &&
+	    shape_is(h, "head.kernel", "[3,3,3,40,1]") &&
+	    json_object_object_get_ex(h, "bn.3.moving_variance", &t) &&
+	    json_object_object_get_ex(h, "convlstm.3.recurrent_kernel", &t) &&
+	    json_object_object_length(h) == 4 * 7 + 2 + 1,
+	       "safetensors: Keras names and layouts (30 tensors + __metadata__)");
+	json_object_put(h);
+
+	st_color(r);
+	st_bad_files(p, r);
+	st_bad_headers(p);
 	nb_weights_free(w);
 	nb_weights_free(r);
 }

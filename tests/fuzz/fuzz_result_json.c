@@ -248,12 +248,12 @@ static void check_telemetry(struct json_object *e, const struct nb_test_result *
 	}
 }
 
-static void check_written(const struct run *r, const char *text, size_t len)
+/* @text as one strict JSON document ending in a newline. */
+static struct json_object *parse_written(const char *text, size_t len)
 {
 	struct json_tokener *tok = json_tokener_new();
-	struct json_object *root, *o, *tests;
+	struct json_object *root;
 	enum json_tokener_error jerr;
-	const char *kind;
 
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	root = json_tokener_parse_ex(tok, text, (int)len);
@@ -266,14 +266,13 @@ static void check_written(const struct run *r, const char *text, size_t len)
 	FUZZ_CHECK(end <= len && strspn(text + end, " \n") == len - end,
 		   "more than one JSON document (it ends at byte %zu of %zu)", end, len);
 	FUZZ_CHECK(len && text[len - 1] == '\n', "no final newline");
+	return root;
+}
 
-	same_str(root, "schema", "navibench-run");
-	FUZZ_CHECK(integer(member(root, "schema_version"), 0) == RUN_SCHEMA_VERSION, "schema_version");
-	same_str(root, "date", r->date);
-	MUST(root, "complete", t_bool);
-	FUZZ_CHECK(boolean(member(root, "complete"), 0) == r->complete, "complete");
+static void check_device(const struct run *r, struct json_object *o)
+{
+	const char *kind;
 
-	o = member(root, "device");
 	MUST(o, "index", t_int);
 	FUZZ_CHECK(integer(member(o, "index"), -1) == r->dev.index, "device.index");
 	MUST(o, "kind", t_str);
@@ -289,8 +288,10 @@ static void check_written(const struct run *r, const char *text, size_t len)
 	same_str(o, "backend", "cpu");
 	same_str(o, "backend_detail", detail);
 	same_str(o, "note", r->device_note);
+}
 
-	o = member(root, "configuration");
+static void check_configuration(const struct run *r, struct json_object *o)
+{
 	MUST(o, "quick", t_bool);
 	MUST(o, "threads", t_int);
 	MUST(o, "seed", t_int);
@@ -299,79 +300,84 @@ static void check_written(const struct run *r, const char *text, size_t len)
 	MUST(o, "peak_gflops", t_numnull);
 	same_num(o, "peak_gflops", r->peak);
 	same_str(o, "peak_source", r->peak_from);
+}
 
-	tests = member(root, "tests");
-	FUZZ_CHECK(json_object_is_type(tests, json_type_array) &&
-		   (int)json_object_array_length(tests) == r->nres, "tests: not %d", r->nres);
-	for (int i = 0; i < r->nres; i++) {
-		const struct nb_test_result *t = &r->res[i];
-		struct json_object *e = json_object_array_get_idx(tests, i), *v;
-		const char *status;
+/* A test's "validation" (null when it could not run) and "times_s". */
+static void check_validation_times(struct json_object *e, const struct nb_test_result *t)
+{
+	struct json_object *v = member(e, "validation");
 
-		same_str(e, "name", t->test->name);
-		same_num(e, "value", t->value);
-		same_str(e, "unit", t->test->unit);
-		FUZZ_CHECK(!strcmp(t->test->unit, "frames/s") || !strcmp(t->test->unit, "GFLOP/s") ||
-			   !strcmp(t->test->unit, "GB/s"), "unit %s", t->test->unit);
-		same_num(e, "best", t->best);
-		MUST(e, "cv", t_numnull);
-		same_num(e, "gflops", t->rate_gflops);
-		same_num(e, "percent_of_peak", t->percent_of_peak);
-		MUST(e, "validation", t_objnull);
-		v = member(e, "validation");
-		FUZZ_CHECK(!v == !!t->error[0], "validation null iff the test has an error");
-		if (v) {
-			MUST(v, "pass", t_bool);
-			FUZZ_CHECK(boolean(member(v, "pass"), 0) == t->valid.pass, "validation.pass");
-			same_num(v, "max_abs_error", t->valid.max_abs);
-			same_num(v, "max_rel_error", t->valid.max_rel);
-			same_num(v, "tolerance_abs", t->valid.tol_abs);
-			same_num(v, "tolerance_rel", t->valid.tol_rel);
-			same_str(v, "input", t->valid.input);
-			same_str(v, "reason", t->valid.reason ? t->valid.reason : "");
-		}
-		MUST(e, "score", t_numnull);
-		if (!t->standard || !t->valid.pass)
-			FUZZ_CHECK(!member(e, "score"), "a score for a non-standard or invalid result");
-		status = str(member(e, "status"), "?");
-		FUZZ_CHECK(!strcmp(status, t->error[0] ? "error" : t->valid.pass ? "ok" : "INVALID"),
-			   "status %s", status);
-		if (t->error[0])
-			same_str(e, "error", t->error);
-		else
-			FUZZ_CHECK(!member(e, "error"), "error not null without an error");
-		MUST(e, "standard", t_bool);
-		MUST(e, "batch", t_intnull);
-		MUST(e, "frames", t_intnull);
-		MUST(e, "median_s", t_numnull);
-		MUST(e, "min_s", t_numnull);
-		MUST(e, "repeats", t_int);
-		FUZZ_CHECK(integer(member(e, "repeats"), -1) == t->time.repeats, "repeats");
-		same_num(e, "work_per_repeat", t->work);
-		MUST(e, "reference_value", t_numnull);
-		same_str(e, "description", t->test->what);
-		v = member(e, "times_s");
-		if (t->error[0]) {
-			FUZZ_CHECK(!v, "times_s for a test that could not run");
-		} else {
-			FUZZ_CHECK(json_object_is_type(v, json_type_array) &&
-				   (int)json_object_array_length(v) ==
-				   (t->time.repeats < 0 ? 0 : t->time.repeats),
-				   "times_s: not %d times", t->time.repeats);
-			for (int k = 0; k < t->time.repeats; k++) {
-				struct json_object *x = json_object_array_get_idx(v, k);
-
-				if (isfinite(t->time.times[k]))
-					FUZZ_CHECK(is_num(x) && json_object_get_double(x) ==
-						   t->time.times[k], "times_s[%d]", k);
-				else
-					FUZZ_CHECK(!x, "times_s[%d]: %g not null", k, t->time.times[k]);
-			}
-		}
-		check_telemetry(e, t, &r->telem[i]);
+	FUZZ_CHECK(!v == !!t->error[0], "validation null iff the test has an error");
+	if (v) {
+		MUST(v, "pass", t_bool);
+		FUZZ_CHECK(boolean(member(v, "pass"), 0) == t->valid.pass, "validation.pass");
+		same_num(v, "max_abs_error", t->valid.max_abs);
+		same_num(v, "max_rel_error", t->valid.max_rel);
+		same_num(v, "tolerance_abs", t->valid.tol_abs);
+		same_num(v, "tolerance_rel", t->valid.tol_rel);
+		same_str(v, "input", t->valid.input);
+		same_str(v, "reason", t->valid.reason ? t->valid.reason : "");
 	}
+	v = member(e, "times_s");
+	if (t->error[0]) {
+		FUZZ_CHECK(!v, "times_s for a test that could not run");
+		return;
+	}
+	FUZZ_CHECK(json_object_is_type(v, json_type_array) &&
+		   (int)json_object_array_length(v) ==
+		   (t->time.repeats < 0 ? 0 : t->time.repeats),
+		   "times_s: not %d times", t->time.repeats);
+	for (int k = 0; k < t->time.repeats; k++) {
+		struct json_object *x = json_object_array_get_idx(v, k);
 
-	o = member(root, "score");
+		if (isfinite(t->time.times[k]))
+			FUZZ_CHECK(is_num(x) && json_object_get_double(x) ==
+				   t->time.times[k], "times_s[%d]", k);
+		else
+			FUZZ_CHECK(!x, "times_s[%d]: %g not null", k, t->time.times[k]);
+	}
+}
+
+/* One entry @e of "tests", written from @t. */
+static void check_test(struct json_object *e, const struct nb_test_result *t)
+{
+	const char *status;
+
+	same_str(e, "name", t->test->name);
+	same_num(e, "value", t->value);
+	same_str(e, "unit", t->test->unit);
+	FUZZ_CHECK(!strcmp(t->test->unit, "frames/s") || !strcmp(t->test->unit, "GFLOP/s") ||
+		   !strcmp(t->test->unit, "GB/s"), "unit %s", t->test->unit);
+	same_num(e, "best", t->best);
+	MUST(e, "cv", t_numnull);
+	same_num(e, "gflops", t->rate_gflops);
+	same_num(e, "percent_of_peak", t->percent_of_peak);
+	MUST(e, "validation", t_objnull);
+	MUST(e, "score", t_numnull);
+	if (!t->standard || !t->valid.pass)
+		FUZZ_CHECK(!member(e, "score"), "a score for a non-standard or invalid result");
+	status = str(member(e, "status"), "?");
+	FUZZ_CHECK(!strcmp(status, t->error[0] ? "error" : t->valid.pass ? "ok" : "INVALID"),
+		   "status %s", status);
+	if (t->error[0])
+		same_str(e, "error", t->error);
+	else
+		FUZZ_CHECK(!member(e, "error"), "error not null without an error");
+	MUST(e, "standard", t_bool);
+	MUST(e, "batch", t_intnull);
+	MUST(e, "frames", t_intnull);
+	MUST(e, "median_s", t_numnull);
+	MUST(e, "min_s", t_numnull);
+	MUST(e, "repeats", t_int);
+	FUZZ_CHECK(integer(member(e, "repeats"), -1) == t->time.repeats, "repeats");
+	same_num(e, "work_per_repeat", t->work);
+	MUST(e, "reference_value", t_numnull);
+	same_str(e, "description", t->test->what);
+	check_validation_times(e, t);
+}
+
+static void check_score(const struct run *r, struct json_object *o)
+{
 	MUST(o, "value", t_numnull);
 	if (!r->complete)
 		FUZZ_CHECK(!member(o, "value"), "a score for an incomplete run");
@@ -381,6 +387,29 @@ static void check_written(const struct run *r, const char *text, size_t len)
 	MUST(member(o, "reference"), "cpu", t_str);
 	MUST(member(o, "reference"), "date", t_str);
 	same_str(o, "reference_id", nb_reference.id);
+}
+
+static void check_written(const struct run *r, const char *text, size_t len)
+{
+	struct json_object *root = parse_written(text, len), *tests;
+
+	same_str(root, "schema", "navibench-run");
+	FUZZ_CHECK(integer(member(root, "schema_version"), 0) == RUN_SCHEMA_VERSION, "schema_version");
+	same_str(root, "date", r->date);
+	MUST(root, "complete", t_bool);
+	FUZZ_CHECK(boolean(member(root, "complete"), 0) == r->complete, "complete");
+	check_device(r, member(root, "device"));
+	check_configuration(r, member(root, "configuration"));
+	tests = member(root, "tests");
+	FUZZ_CHECK(json_object_is_type(tests, json_type_array) &&
+		   (int)json_object_array_length(tests) == r->nres, "tests: not %d", r->nres);
+	for (int i = 0; i < r->nres; i++) {
+		struct json_object *e = json_object_array_get_idx(tests, i);
+
+		check_test(e, &r->res[i]);
+		check_telemetry(e, &r->res[i], &r->telem[i]);
+	}
+	check_score(r, member(root, "score"));
 	check_system(r, member(root, "system"));
 	MUST(root, "valid", t_bool);
 	if (!r->complete)
