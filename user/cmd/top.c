@@ -107,15 +107,15 @@ static bool key(int k, struct top_model *m, struct top_view *v)
 		break;
 	case 's': case KEY_F(6):
 		v->sort = (enum top_col)((v->sort + 1) % TOP_COL_COUNT);
-		set_status(v, "sort: %s", top_col_names[v->sort]);
+		set_status(v, "sort: %s", top_cols[v->sort].name);
 		break;
 	case 'S':
 		v->sort = (enum top_col)((v->sort + TOP_COL_COUNT - 1) % TOP_COL_COUNT);
-		set_status(v, "sort: %s", top_col_names[v->sort]);
+		set_status(v, "sort: %s", top_cols[v->sort].name);
 		break;
 	case 'r':
 		v->sort_rev = !v->sort_rev;
-		set_status(v, "sort: %s %s", top_col_names[v->sort],
+		set_status(v, "sort: %s %s", top_cols[v->sort].name,
 			   v->sort_rev ? "descending" : "ascending");
 		break;
 	case 'd': case '\t':

@@ -13,10 +13,9 @@
 
 #include "top/top.h"
 
-const char *const top_col_names[TOP_COL_COUNT] = {
-	"PID", "USER", "DEV", "COMMAND", "GFX", "COMPUTE", "DMA", "DEC", "ENC", "VRAM", "GTT",
-	"CONTAINER",
-};
+#define TOP_COL_ENTRY(id, name, width, left) { name, width, left },
+const struct top_column top_cols[TOP_COL_COUNT] = { TOP_COLUMNS(TOP_COL_ENTRY) };
+#undef TOP_COL_ENTRY
 const char *const top_engines[5] = { "gfx", "compute", "dma", "dec", "enc" };
 
 double top_now(void)
@@ -272,8 +271,8 @@ static bool sample_procs(struct top_model *m, double t)
 		r->vram = p->vram;
 		r->has_gtt = p->has_gtt;
 		r->gtt = p->gtt;
-		/* as 'processes' shows it: the first 12 digits, as the runtimes' tools do */
-		snprintf(r->container, sizeof(r->container), "%.12s", p->container.id);
+		/* as 'processes' shows it: the first digits, as the runtimes' tools do */
+		nb_strcpy(r->container, sizeof(r->container), p->container.id);
 		if (d) {
 			d->media_pct += r->busy[3] + r->busy[4];
 			d->nprocs++;

@@ -400,72 +400,89 @@ static bool proc_shown(const struct top_model *m, const struct top_view *v,
 	return v->select < 0 || m->dev[v->select].sd.e->dev.index == p->dev;
 }
 
-static void procs_pane(const struct top_model *m, const struct top_view *v, int y, int h)
+/*
+ * The process pane's columns for this terminal, from the column table:
+ * each one's x and width; COMMAND takes what is left (7 to 40), CONTAINER
+ * shown only where COMMAND keeps 12 beside it. Returns the columns shown.
+ */
+static int proc_columns(int x[TOP_COL_COUNT], int wd[TOP_COL_COUNT])
 {
-	/* PID USER DEV COMMAND GFX COMPUTE DMA DEC ENC VRAM GTT [CONTAINER] */
-	int wd[TOP_COL_COUNT] = { 7, 8, 3, 0, 4, 7, 4, 4, 4, 9, 9, 12 };
-	int fixed = 0, x = 0, shown = 0, rows = 0, ncol = TOP_COL_COUNT;
-	char b[32];
+	int fixed = 0, ncol = TOP_COL_COUNT;
 
-	for (int c = 0; c < TOP_COL_COUNT; c++)
-		fixed += wd[c] + 1;
-	/* CONTAINER only where COMMAND keeps 12 columns beside it */
+	for (int c = 0; c < TOP_COL_COUNT; c++) {
+		int name = (int)strlen(top_cols[c].name);
+
+		wd[c] = top_cols[c].width > name ? top_cols[c].width : name;
+		if (c != TOP_COL_COMMAND)
+			fixed += wd[c] + (c ? 1 : 0);
+	}
+	fixed++;	/* the space after COMMAND */
 	if (COLS - fixed < 12) {
 		ncol = TOP_COL_CONTAINER;
 		fixed -= wd[TOP_COL_CONTAINER] + 1;
 	}
 	wd[TOP_COL_COMMAND] = COLS - fixed;
-	if (wd[TOP_COL_COMMAND] < 7)
-		wd[TOP_COL_COMMAND] = 7;
-	if (wd[TOP_COL_COMMAND] > 40)
-		wd[TOP_COL_COMMAND] = 40;
+	wd[TOP_COL_COMMAND] = wd[TOP_COL_COMMAND] < 7 ? 7 : wd[TOP_COL_COMMAND] > 40 ? 40 :
+			      wd[TOP_COL_COMMAND];
+	x[0] = 0;
+	for (int c = 1; c < TOP_COL_COUNT; c++)
+		x[c] = x[c - 1] + wd[c - 1] + 1;
+	return ncol;
+}
+
+/* One cell of column c: the text aligned as the table says, cut to its width. */
+static void cell(int y, const int x[], const int wd[], int c, attr_t a, const char *text)
+{
+	put(y, x[c], wd[c], a, top_cols[c].left ? "%-*s" : "%*s", wd[c], text);
+}
+
+static void proc_row(const struct top_proc *p, int y, const int x[], const int wd[], int ncol)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%d", p->pid);
+	cell(y, x, wd, TOP_COL_PID, A_NORMAL, b);
+	cell(y, x, wd, TOP_COL_USER, A_NORMAL, p->user);
+	snprintf(b, sizeof(b), "%d", p->dev);
+	cell(y, x, wd, TOP_COL_DEV, A_NORMAL, p->dev >= 0 ? b : "-");
+	cell(y, x, wd, TOP_COL_COMMAND, A_BOLD, p->comm);
+	for (int k = 0; k < 5; k++) {
+		snprintf(b, sizeof(b), "%.0f%%", p->busy[k]);
+		cell(y, x, wd, TOP_COL_GFX + k, p->has_busy ? A_NORMAL : A_DIM,
+		     p->has_busy ? b : "-");
+	}
+	cell(y, x, wd, TOP_COL_VRAM, A_NORMAL,
+	     p->has_vram ? nb_fmt_bytes(b, sizeof(b), p->vram) : "-");
+	cell(y, x, wd, TOP_COL_GTT, A_NORMAL, p->has_gtt ? nb_fmt_bytes(b, sizeof(b), p->gtt) : "-");
+	if (ncol > TOP_COL_CONTAINER)
+		cell(y, x, wd, TOP_COL_CONTAINER, A_NORMAL, p->container[0] ? p->container : "-");
+}
+
+static void procs_pane(const struct top_model *m, const struct top_view *v, int y, int h)
+{
+	int x[TOP_COL_COUNT], wd[TOP_COL_COUNT], ncol = proc_columns(x, wd);
+	int shown = 0, rows = 0;
+
 	move(y, 0);
 	attron(att(P_HEAD, A_REVERSE));
 	hline(' ', COLS);
 	attroff(att(P_HEAD, A_REVERSE));
-	for (int c = 0; c < ncol; c++) {
-		bool left = c == TOP_COL_USER || c == TOP_COL_COMMAND || c == TOP_COL_CONTAINER;
-		attr_t a = att(P_HEAD, A_REVERSE) | (c == (int)v->sort ? A_BOLD | A_UNDERLINE : 0);
-
-		put(y, x, COLS - x, a, left ? "%-*s" : "%*s", wd[c], top_col_names[c]);
-		x += wd[c] + 1;
-	}
+	for (int c = 0; c < ncol; c++)
+		cell(y, x, wd, c, att(P_HEAD, A_REVERSE) |
+		     (c == (int)v->sort ? A_BOLD | A_UNDERLINE : 0), top_cols[c].name);
 	for (int i = 0; i < m->nprocs; i++)
 		shown += proc_shown(m, v, &m->procs[i]);
 	for (int i = 0; i < m->nprocs && rows < h - 2; i++) {
-		const struct top_proc *p = &m->procs[i];
-		int yy = y + 1 + rows;
-
-		if (!proc_shown(m, v, p))
+		if (!proc_shown(m, v, &m->procs[i]))
 			continue;
+		proc_row(&m->procs[i], y + 1 + rows, x, wd, ncol);
 		rows++;
-		x = 0;
-		x += put(yy, x, COLS - x, A_NORMAL, "%*d ", wd[0], p->pid);
-		x += put(yy, x, COLS - x, A_NORMAL, "%-*.*s ", wd[1], wd[1], p->user);
-		if (p->dev >= 0)
-			x += put(yy, x, COLS - x, A_NORMAL, "%*d ", wd[2], p->dev);
-		else
-			x += put(yy, x, COLS - x, A_NORMAL, "%*s ", wd[2], "-");
-		x += put(yy, x, COLS - x, A_BOLD, "%-*.*s ", wd[3], wd[3], p->comm);
-		for (int k = 0; k < 5; k++) {
-			if (p->has_busy)
-				x += put(yy, x, COLS - x, A_NORMAL, "%*.0f%% ", wd[4 + k] - 1, p->busy[k]);
-			else
-				x += put(yy, x, COLS - x, A_DIM, "%*s ", wd[4 + k], "-");
-		}
-		x += put(yy, x, COLS - x, A_NORMAL, "%*s ", wd[9],
-			 p->has_vram ? nb_fmt_bytes(b, sizeof(b), p->vram) : "-");
-		x += put(yy, x, COLS - x, A_NORMAL, "%*s ", wd[10],
-			 p->has_gtt ? nb_fmt_bytes(b, sizeof(b), p->gtt) : "-");
-		if (ncol > TOP_COL_CONTAINER)
-			put(yy, x, COLS - x, A_NORMAL, "%-*s", wd[TOP_COL_CONTAINER],
-			    p->container[0] ? p->container : "-");
 	}
 	if (h >= 2)
 		put(y + h - 1, 0, COLS, A_DIM, "%d process%s%s%s, sorted by %s %s%s", shown,
 		    shown == 1 ? "" : "es", v->select >= 0 ? " on device " : "",
 		    v->select >= 0 ? m->dev[v->select].sd.e->dev.name : "",
-		    top_col_names[v->sort], v->sort_rev ? "(descending)" : "(ascending)",
+		    top_cols[v->sort].name, v->sort_rev ? "(descending)" : "(ascending)",
 		    m->unreadable ? "; others' not readable (root reads them)" : "");
 }
 
