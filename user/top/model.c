@@ -109,7 +109,22 @@ static void seed_history(struct top_dev *d)
 static bool shown(const struct nb_devent *e, bool cpu)
 {
 	return e->dev.kind == NB_DEV_AMDGPU || e->dev.kind == NB_DEV_SIM ||
-	       (cpu && e->dev.kind == NB_DEV_CPU);
+	       e->dev.kind == NB_DEV_PLUGIN || (cpu && e->dev.kind == NB_DEV_CPU);
+}
+
+/*
+ * A GPU runtime's device: what its plugin reported when it loaded (the
+ * runtimes give properties, not readings; no telemetry source reads it).
+ */
+static void runtime_of(struct top_dev *d)
+{
+	const struct nb_device *dev = &d->e->dev;
+
+	if (dev->kind != NB_DEV_PLUGIN)
+		return;
+	d->gpu = nb_plugins_get(dev->plugin);
+	if (d->gpu && dev->hip_ordinal >= 0 && dev->hip_ordinal < d->gpu->ndev)
+		d->gpu_dev = &d->gpu->dev[dev->hip_ordinal];
 }
 
 int top_model_open(struct top_model *m, bool cpu)
@@ -128,6 +143,7 @@ int top_model_open(struct top_model *m, bool cpu)
 			continue;
 		m->dev[m->n].e = &m->l.dev[i];
 		nb_sensor_open(&m->dev[m->n].sd, &m->l.dev[i], nb_source_mask(0), 0);
+		runtime_of(&m->dev[m->n]);
 		seed_history(&m->dev[m->n]);
 		m->n++;
 	}

@@ -3,7 +3,8 @@
  * navibench top: a live view of every GPU and the processes using them.
  * The model (model.c) reads the devices through the sources table
  * (sources.h), gpu_metrics (throttle reasons), gauges.h (limits, GTT,
- * PCIe link) and DRM fdinfo (fdinfo.h), and keeps each device's history;
+ * PCIe link), DRM fdinfo (fdinfo.h) and, for a GPU runtime's device, what
+ * its plugin reported (plugin.h), and keeps each device's history;
  * the view (view.c) draws the model with ncurses, its layout computed from
  * the terminal's size; cmd/top.c holds the options, the keys and the loop.
  */
@@ -17,6 +18,7 @@
 #include "devices/fdinfo.h"
 #include "sources/gauges.h"
 #include "devices/gpu_metrics.h"
+#include "devices/plugin.h"
 #include "print/print.h"
 #include "sources/sources.h"
 
@@ -54,6 +56,9 @@ struct top_dev {
 	int nprocs;
 	struct top_series ser[TOP_CH_COUNT];
 	bool from_history;		/* the charts began with the module's history */
+	/* a GPU runtime's device (NB_DEV_PLUGIN): its plugin and what it reports; else NULL */
+	const struct nb_gpu_plugin *gpu;
+	const struct nb_plugin_device *gpu_dev;
 };
 
 #define TOP_CONTAINER_DIGITS 12	/* of a container's id, as the runtimes' tools show it */
@@ -120,9 +125,9 @@ struct top_model {
 
 /*
  * top_model_open() - scan the devices and open each one's sources: every
- * amdgpu and simulated GPU, the CPU too with cpu. Seeds the charts from
- * the module's history where it reads the device. 0 or an exit status
- * (said on stderr).
+ * amdgpu, simulated and GPU-runtime device (a GPU plugin's), the CPU too
+ * with cpu. Seeds the charts from the module's history where it reads the
+ * device. 0 or an exit status (said on stderr).
  */
 int top_model_open(struct top_model *m, bool cpu);
 
