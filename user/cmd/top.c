@@ -107,15 +107,15 @@ static bool key(int k, struct top_model *m, struct top_view *v)
 		break;
 	case 's': case KEY_F(6):
 		v->sort = (enum top_col)((v->sort + 1) % TOP_COL_COUNT);
-		set_status(v, "sort: %s", top_col_names[v->sort]);
+		set_status(v, "sort: %s", top_cols[v->sort].name);
 		break;
 	case 'S':
 		v->sort = (enum top_col)((v->sort + TOP_COL_COUNT - 1) % TOP_COL_COUNT);
-		set_status(v, "sort: %s", top_col_names[v->sort]);
+		set_status(v, "sort: %s", top_cols[v->sort].name);
 		break;
 	case 'r':
 		v->sort_rev = !v->sort_rev;
-		set_status(v, "sort: %s %s", top_col_names[v->sort],
+		set_status(v, "sort: %s %s", top_cols[v->sort].name,
 			   v->sort_rev ? "descending" : "ascending");
 		break;
 	case 'd': case '\t':
@@ -176,8 +176,8 @@ static int chosen(const struct cli_common *cc, struct top_model *m, int *rc)
 	for (int i = 0; i < m->n; i++)
 		if (m->dev[i].sd.e == e)
 			return i;
-	fprintf(stderr, "navibench top: device %d (%s) has no panel: top shows amdgpu and "
-		"simulated GPUs%s\n", e->dev.index, e->dev.name,
+	fprintf(stderr, "navibench top: device %d (%s) has no panel: top shows amdgpu, "
+		"simulated and GPU-runtime devices%s\n", e->dev.index, e->dev.name,
 		e->dev.kind == NB_DEV_CPU ? ", and the CPU with --cpu" : "");
 	*rc = NB_EXIT_NODEV;
 	return -1;
@@ -246,7 +246,8 @@ static int cmd_top(int argc, char **argv)
 		.summary = nb_cmd_top.summary,
 		.description = "A full-screen live view of every AMD GPU and simulated GPU and the processes\n"
 			       "using them: busy, clocks, temperatures, power, fan, VRAM, GTT, PCIe link and\n"
-			       "the throttle reasons active now, with history charts and a process pane.",
+			       "the throttle reasons active now, with history charts and a process pane.\n"
+			       "A GPU runtime's device (a GPU plugin's) shows what its plugin reports.",
 		.common = CLI_DEVICE,
 		.device_default = "every device; --device shows one and its processes",
 		.options = top_opts,

@@ -275,7 +275,11 @@ void nb_cell_missing(struct nb_print *p, const char *text);	/* null; text (or "-
  */
 void nb_cell_obj_begin(struct nb_print *p, const char *text);
 
-/* Human-readable byte count ("4.00 GiB"). */
+/*
+ * Human-readable byte count ("4.00 GiB"), at most NB_FMT_BYTES_WIDTH
+ * characters below 10000 TiB ("1023.99 MiB"): the width of a column of them.
+ */
+#define NB_FMT_BYTES_WIDTH 11
 const char *nb_fmt_bytes(char *buf, unsigned long n, uint64_t bytes);
 
 /*

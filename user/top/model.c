@@ -13,10 +13,9 @@
 
 #include "top/top.h"
 
-const char *const top_col_names[TOP_COL_COUNT] = {
-	"PID", "USER", "DEV", "COMMAND", "GFX", "COMPUTE", "DMA", "DEC", "ENC", "VRAM", "GTT",
-	"CONTAINER",
-};
+#define TOP_COL_ENTRY(id, name, width, left) { name, width, left },
+const struct top_column top_cols[TOP_COL_COUNT] = { TOP_COLUMNS(TOP_COL_ENTRY) };
+#undef TOP_COL_ENTRY
 const char *const top_engines[5] = { "gfx", "compute", "dma", "dec", "enc" };
 
 double top_now(void)
@@ -110,7 +109,22 @@ static void seed_history(struct top_dev *d)
 static bool shown(const struct nb_devent *e, bool cpu)
 {
 	return e->dev.kind == NB_DEV_AMDGPU || e->dev.kind == NB_DEV_SIM ||
-	       (cpu && e->dev.kind == NB_DEV_CPU);
+	       e->dev.kind == NB_DEV_PLUGIN || (cpu && e->dev.kind == NB_DEV_CPU);
+}
+
+/*
+ * A GPU runtime's device: what its plugin reported when it loaded (the
+ * runtimes give properties, not readings; no telemetry source reads it).
+ */
+static void runtime_of(struct top_dev *d)
+{
+	const struct nb_device *dev = &d->e->dev;
+
+	if (dev->kind != NB_DEV_PLUGIN)
+		return;
+	d->gpu = nb_plugins_get(dev->plugin);
+	if (d->gpu && dev->hip_ordinal >= 0 && dev->hip_ordinal < d->gpu->ndev)
+		d->gpu_dev = &d->gpu->dev[dev->hip_ordinal];
 }
 
 int top_model_open(struct top_model *m, bool cpu)
@@ -129,6 +143,7 @@ int top_model_open(struct top_model *m, bool cpu)
 			continue;
 		m->dev[m->n].e = &m->l.dev[i];
 		nb_sensor_open(&m->dev[m->n].sd, &m->l.dev[i], nb_source_mask(0), 0);
+		runtime_of(&m->dev[m->n]);
 		seed_history(&m->dev[m->n]);
 		m->n++;
 	}
@@ -272,8 +287,8 @@ static bool sample_procs(struct top_model *m, double t)
 		r->vram = p->vram;
 		r->has_gtt = p->has_gtt;
 		r->gtt = p->gtt;
-		/* as 'processes' shows it: the first 12 digits, as the runtimes' tools do */
-		snprintf(r->container, sizeof(r->container), "%.12s", p->container.id);
+		/* as 'processes' shows it: the first digits, as the runtimes' tools do */
+		nb_strcpy(r->container, sizeof(r->container), p->container.id);
 		if (d) {
 			d->media_pct += r->busy[3] + r->busy[4];
 			d->nprocs++;

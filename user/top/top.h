@@ -3,7 +3,8 @@
  * navibench top: a live view of every GPU and the processes using them.
  * The model (model.c) reads the devices through the sources table
  * (sources.h), gpu_metrics (throttle reasons), gauges.h (limits, GTT,
- * PCIe link) and DRM fdinfo (fdinfo.h), and keeps each device's history;
+ * PCIe link), DRM fdinfo (fdinfo.h) and, for a GPU runtime's device, what
+ * its plugin reported (plugin.h), and keeps each device's history;
  * the view (view.c) draws the model with ncurses, its layout computed from
  * the terminal's size; cmd/top.c holds the options, the keys and the loop.
  */
@@ -17,6 +18,8 @@
 #include "devices/fdinfo.h"
 #include "sources/gauges.h"
 #include "devices/gpu_metrics.h"
+#include "devices/plugin.h"
+#include "print/print.h"
 #include "sources/sources.h"
 
 /* The history charts, one per device each. */
@@ -53,7 +56,12 @@ struct top_dev {
 	int nprocs;
 	struct top_series ser[TOP_CH_COUNT];
 	bool from_history;		/* the charts began with the module's history */
+	/* a GPU runtime's device (NB_DEV_PLUGIN): its plugin and what it reports; else NULL */
+	const struct nb_gpu_plugin *gpu;
+	const struct nb_plugin_device *gpu_dev;
 };
+
+#define TOP_CONTAINER_DIGITS 12	/* of a container's id, as the runtimes' tools show it */
 
 /* One row of the process pane. */
 struct top_proc {
@@ -65,16 +73,39 @@ struct top_proc {
 	double busy[5];			/* gfx, compute, dma, dec, enc, % */
 	bool has_vram, has_gtt;
 	uint64_t vram, gtt;
-	char container[16];		/* its container's id, first 12 digits (cgroup.h); "" none */
+	/* its container's id, its first digits (cgroup.h); "" none */
+	char container[TOP_CONTAINER_DIGITS + 1];
 };
 
-/* The process pane's columns, in order (the sort keys). */
-enum top_col {
-	TOP_COL_PID, TOP_COL_USER, TOP_COL_DEV, TOP_COL_COMMAND,
-	TOP_COL_GFX, TOP_COL_COMPUTE, TOP_COL_DMA, TOP_COL_DEC, TOP_COL_ENC,
-	TOP_COL_VRAM, TOP_COL_GTT, TOP_COL_CONTAINER, TOP_COL_COUNT
+/*
+ * The process pane's columns, in order (the sort keys): the header, the
+ * widest value (the column is as wide as the wider of the two; COMMAND's
+ * 0: it takes the width left over) and whether it is left-aligned.
+ */
+#define TOP_COLUMNS(X)							\
+	X(PID, "PID", 7, false)		/* pid_max is at most 4194304 */	\
+	X(USER, "USER", 8, true)					\
+	X(DEV, "DEV", 3, false)						\
+	X(COMMAND, "COMMAND", 0, true)					\
+	X(GFX, "GFX", 4, false)		/* "100%" */			\
+	X(COMPUTE, "COMPUTE", 4, false)					\
+	X(DMA, "DMA", 4, false)						\
+	X(DEC, "DEC", 4, false)						\
+	X(ENC, "ENC", 4, false)						\
+	X(VRAM, "VRAM", NB_FMT_BYTES_WIDTH, false)			\
+	X(GTT, "GTT", NB_FMT_BYTES_WIDTH, false)			\
+	X(CONTAINER, "CONTAINER", TOP_CONTAINER_DIGITS, true)
+
+#define TOP_COL_ENUM(id, name, width, left) TOP_COL_##id,
+enum top_col { TOP_COLUMNS(TOP_COL_ENUM) TOP_COL_COUNT };
+#undef TOP_COL_ENUM
+
+struct top_column {
+	const char *name;
+	int width;			/* the widest value; 0: COMMAND's, the rest */
+	bool left;
 };
-extern const char *const top_col_names[TOP_COL_COUNT];
+extern const struct top_column top_cols[TOP_COL_COUNT];
 extern const char *const top_engines[5];
 
 struct top_model {
@@ -94,9 +125,9 @@ struct top_model {
 
 /*
  * top_model_open() - scan the devices and open each one's sources: every
- * amdgpu and simulated GPU, the CPU too with cpu. Seeds the charts from
- * the module's history where it reads the device. 0 or an exit status
- * (said on stderr).
+ * amdgpu, simulated and GPU-runtime device (a GPU plugin's), the CPU too
+ * with cpu. Seeds the charts from the module's history where it reads the
+ * device. 0 or an exit status (said on stderr).
  */
 int top_model_open(struct top_model *m, bool cpu);
 

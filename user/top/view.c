@@ -3,7 +3,8 @@
  * navibench top's view: the screen drawn from the model with ncurses. The
  * layout is computed from the terminal's size at each frame: a title
  * line, a panel per device (in columns on a wide terminal; shorter, then
- * without charts, then one line each when the height runs out), the
+ * without charts, then one line each when the height runs out; a GPU
+ * runtime's device has no readings, so no charts: its panel is shorter), the
  * process pane, and the help line at the bottom.
  */
 #include <curses.h>
@@ -192,14 +193,44 @@ static void chart(const struct top_dev *d, int c, int y, int x, int w, int ch,
 	attroff(att(P_CHART, A_NORMAL));
 }
 
-/* The number of lines of a device panel at detail level lvl (3: charts ch high). */
-static int panel_lines(int lvl, int ch, bool charts)
+/* A GPU runtime's device: what its plugin reports, no readings (model.c). */
+static bool runtime_dev(const struct top_dev *d)
 {
+	return d->e->dev.kind == NB_DEV_PLUGIN;
+}
+
+/* The number of lines of d's panel at detail level lvl (3: charts ch high). */
+static int panel_lines(const struct top_dev *d, int lvl, int ch, bool charts)
+{
+	if (runtime_dev(d))
+		return lvl ? 3 : 1;
 	switch (lvl) {
 	case 0: return 1;
 	case 1: return 3;
 	default: return 6 + (charts && lvl == 3 ? TOP_CH_COUNT * ch : 0);
 	}
+}
+
+/* The lines of grid row row: its tallest panel's. */
+static int row_lines(const struct top_dev *d, int ndev, int ncols, int row, int lvl, int ch,
+		     bool charts)
+{
+	int h = 0;
+
+	for (int i = row * ncols; i < ndev && i < (row + 1) * ncols; i++)
+		if (panel_lines(&d[i], lvl, ch, charts) > h)
+			h = panel_lines(&d[i], lvl, ch, charts);
+	return h;
+}
+
+/* The lines of the grid of panels d[0..ndev-1], a blank line between rows above level 0. */
+static int grid_lines(const struct top_dev *d, int ndev, int ncols, int lvl, int ch, bool charts)
+{
+	int rows = (ndev + ncols - 1) / ncols, h = 0;
+
+	for (int r = 0; r < rows; r++)
+		h += row_lines(d, ndev, ncols, r, lvl, ch, charts) + (lvl && r ? 1 : 0);
+	return h;
 }
 
 static bool rv(const struct nb_reading *r, int s, double *out, double div)
@@ -358,6 +389,50 @@ static void pcie_line(const struct top_dev *d, int y, int x, int w)
 	throttle_line(d, y, x + used, w - used);
 }
 
+/* "name 123 unit  ", or dim "name -  " where the runtime reports 0 (unknown). */
+static int property(int y, int x, int w, const char *name, long long v, const char *unit)
+{
+	if (v <= 0)
+		return put(y, x, w, A_DIM, "%s -  ", name);
+	return put(y, x, w, A_NORMAL, "%s %lld%s  ", name, v, unit);
+}
+
+/*
+ * A GPU runtime's device, after its name (used columns): the plugin that reports it and
+ * what its runtime says of it (compute units, memory, peak clocks); no
+ * telemetry source reads it, so no reading is shown, and none made up.
+ */
+static void runtime_panel(const struct top_dev *d, int y, int x, int w, int used, int lvl,
+			  const struct top_view *v)
+{
+	const struct nb_plugin_device *pd = d->gpu_dev;
+	char b[32];
+
+	if (pd)
+		used += put(y, x + used, w - used, A_NORMAL, "  %s %s  %s %d, %s", pd->arch,
+			    d->e->dev.pci, d->gpu->p->name, d->e->dev.hip_ordinal, d->gpu->p->runtime);
+	if (lvl == 0) {
+		put(y, x + used, w - used, A_DIM, "  no sensors");
+		return;
+	}
+	y++;
+	if (pd) {
+		used = property(y, x, w, "CUs", pd->compute_units, "");
+		used += put(y, x + used, w - used, pd->memory_bytes ? A_NORMAL : A_DIM,
+			    "memory %s  ", pd->memory_bytes ?
+			    nb_fmt_bytes(b, sizeof(b), pd->memory_bytes) : "-");
+		used += property(y, x + used, w - used, "peak clock", pd->clock_khz / 1000, " MHz");
+		property(y, x + used, w - used, "memory clock", pd->memory_clock_khz / 1000, " MHz");
+	} else {
+		put(y, x, w, A_DIM, "its plugin reports nothing of it");
+	}
+	y++;
+	if (d->sd.use)
+		busy_line(d, y, x, w, v);
+	else
+		put(y, x, w, A_DIM, "no sensors: no telemetry source reads a GPU runtime's device");
+}
+
 static void panel(const struct top_dev *d, int y, int x, int w, int lvl, int ch,
 		  const struct top_view *v, bool selected, double now)
 {
@@ -368,6 +443,10 @@ static void panel(const struct top_dev *d, int y, int x, int w, int lvl, int ch,
 
 	used = put(y, x, w, (selected ? A_REVERSE : 0) | A_BOLD, "%d %s", e->dev.index,
 		   e->dev.name);
+	if (runtime_dev(d)) {
+		runtime_panel(d, y, x, w, used, lvl, v);
+		return;
+	}
 	used += put(y, x + used, w - used, A_NORMAL, "  %s%s%s %s", e->asic[0] ? e->asic : "",
 		    e->gfx_target[0] ? " " : "", e->gfx_target, e->dev.pci);
 	if (d->sd.asleep)
@@ -400,72 +479,89 @@ static bool proc_shown(const struct top_model *m, const struct top_view *v,
 	return v->select < 0 || m->dev[v->select].sd.e->dev.index == p->dev;
 }
 
-static void procs_pane(const struct top_model *m, const struct top_view *v, int y, int h)
+/*
+ * The process pane's columns for this terminal, from the column table:
+ * each one's x and width; COMMAND takes what is left (7 to 40), CONTAINER
+ * shown only where COMMAND keeps 12 beside it. Returns the columns shown.
+ */
+static int proc_columns(int x[TOP_COL_COUNT], int wd[TOP_COL_COUNT])
 {
-	/* PID USER DEV COMMAND GFX COMPUTE DMA DEC ENC VRAM GTT [CONTAINER] */
-	int wd[TOP_COL_COUNT] = { 7, 8, 3, 0, 4, 7, 4, 4, 4, 9, 9, 12 };
-	int fixed = 0, x = 0, shown = 0, rows = 0, ncol = TOP_COL_COUNT;
-	char b[32];
+	int fixed = 0, ncol = TOP_COL_COUNT;
 
-	for (int c = 0; c < TOP_COL_COUNT; c++)
-		fixed += wd[c] + 1;
-	/* CONTAINER only where COMMAND keeps 12 columns beside it */
+	for (int c = 0; c < TOP_COL_COUNT; c++) {
+		int name = (int)strlen(top_cols[c].name);
+
+		wd[c] = top_cols[c].width > name ? top_cols[c].width : name;
+		if (c != TOP_COL_COMMAND)
+			fixed += wd[c] + (c ? 1 : 0);
+	}
+	fixed++;	/* the space after COMMAND */
 	if (COLS - fixed < 12) {
 		ncol = TOP_COL_CONTAINER;
 		fixed -= wd[TOP_COL_CONTAINER] + 1;
 	}
 	wd[TOP_COL_COMMAND] = COLS - fixed;
-	if (wd[TOP_COL_COMMAND] < 7)
-		wd[TOP_COL_COMMAND] = 7;
-	if (wd[TOP_COL_COMMAND] > 40)
-		wd[TOP_COL_COMMAND] = 40;
+	wd[TOP_COL_COMMAND] = wd[TOP_COL_COMMAND] < 7 ? 7 : wd[TOP_COL_COMMAND] > 40 ? 40 :
+			      wd[TOP_COL_COMMAND];
+	x[0] = 0;
+	for (int c = 1; c < TOP_COL_COUNT; c++)
+		x[c] = x[c - 1] + wd[c - 1] + 1;
+	return ncol;
+}
+
+/* One cell of column c: the text aligned as the table says, cut to its width. */
+static void cell(int y, const int x[], const int wd[], int c, attr_t a, const char *text)
+{
+	put(y, x[c], wd[c], a, top_cols[c].left ? "%-*s" : "%*s", wd[c], text);
+}
+
+static void proc_row(const struct top_proc *p, int y, const int x[], const int wd[], int ncol)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%d", p->pid);
+	cell(y, x, wd, TOP_COL_PID, A_NORMAL, b);
+	cell(y, x, wd, TOP_COL_USER, A_NORMAL, p->user);
+	snprintf(b, sizeof(b), "%d", p->dev);
+	cell(y, x, wd, TOP_COL_DEV, A_NORMAL, p->dev >= 0 ? b : "-");
+	cell(y, x, wd, TOP_COL_COMMAND, A_BOLD, p->comm);
+	for (int k = 0; k < 5; k++) {
+		snprintf(b, sizeof(b), "%.0f%%", p->busy[k]);
+		cell(y, x, wd, TOP_COL_GFX + k, p->has_busy ? A_NORMAL : A_DIM,
+		     p->has_busy ? b : "-");
+	}
+	cell(y, x, wd, TOP_COL_VRAM, A_NORMAL,
+	     p->has_vram ? nb_fmt_bytes(b, sizeof(b), p->vram) : "-");
+	cell(y, x, wd, TOP_COL_GTT, A_NORMAL, p->has_gtt ? nb_fmt_bytes(b, sizeof(b), p->gtt) : "-");
+	if (ncol > TOP_COL_CONTAINER)
+		cell(y, x, wd, TOP_COL_CONTAINER, A_NORMAL, p->container[0] ? p->container : "-");
+}
+
+static void procs_pane(const struct top_model *m, const struct top_view *v, int y, int h)
+{
+	int x[TOP_COL_COUNT], wd[TOP_COL_COUNT], ncol = proc_columns(x, wd);
+	int shown = 0, rows = 0;
+
 	move(y, 0);
 	attron(att(P_HEAD, A_REVERSE));
 	hline(' ', COLS);
 	attroff(att(P_HEAD, A_REVERSE));
-	for (int c = 0; c < ncol; c++) {
-		bool left = c == TOP_COL_USER || c == TOP_COL_COMMAND || c == TOP_COL_CONTAINER;
-		attr_t a = att(P_HEAD, A_REVERSE) | (c == (int)v->sort ? A_BOLD | A_UNDERLINE : 0);
-
-		put(y, x, COLS - x, a, left ? "%-*s" : "%*s", wd[c], top_col_names[c]);
-		x += wd[c] + 1;
-	}
+	for (int c = 0; c < ncol; c++)
+		cell(y, x, wd, c, att(P_HEAD, A_REVERSE) |
+		     (c == (int)v->sort ? A_BOLD | A_UNDERLINE : 0), top_cols[c].name);
 	for (int i = 0; i < m->nprocs; i++)
 		shown += proc_shown(m, v, &m->procs[i]);
 	for (int i = 0; i < m->nprocs && rows < h - 2; i++) {
-		const struct top_proc *p = &m->procs[i];
-		int yy = y + 1 + rows;
-
-		if (!proc_shown(m, v, p))
+		if (!proc_shown(m, v, &m->procs[i]))
 			continue;
+		proc_row(&m->procs[i], y + 1 + rows, x, wd, ncol);
 		rows++;
-		x = 0;
-		x += put(yy, x, COLS - x, A_NORMAL, "%*d ", wd[0], p->pid);
-		x += put(yy, x, COLS - x, A_NORMAL, "%-*.*s ", wd[1], wd[1], p->user);
-		if (p->dev >= 0)
-			x += put(yy, x, COLS - x, A_NORMAL, "%*d ", wd[2], p->dev);
-		else
-			x += put(yy, x, COLS - x, A_NORMAL, "%*s ", wd[2], "-");
-		x += put(yy, x, COLS - x, A_BOLD, "%-*.*s ", wd[3], wd[3], p->comm);
-		for (int k = 0; k < 5; k++) {
-			if (p->has_busy)
-				x += put(yy, x, COLS - x, A_NORMAL, "%*.0f%% ", wd[4 + k] - 1, p->busy[k]);
-			else
-				x += put(yy, x, COLS - x, A_DIM, "%*s ", wd[4 + k], "-");
-		}
-		x += put(yy, x, COLS - x, A_NORMAL, "%*s ", wd[9],
-			 p->has_vram ? nb_fmt_bytes(b, sizeof(b), p->vram) : "-");
-		x += put(yy, x, COLS - x, A_NORMAL, "%*s ", wd[10],
-			 p->has_gtt ? nb_fmt_bytes(b, sizeof(b), p->gtt) : "-");
-		if (ncol > TOP_COL_CONTAINER)
-			put(yy, x, COLS - x, A_NORMAL, "%-*s", wd[TOP_COL_CONTAINER],
-			    p->container[0] ? p->container : "-");
 	}
 	if (h >= 2)
 		put(y + h - 1, 0, COLS, A_DIM, "%d process%s%s%s, sorted by %s %s%s", shown,
 		    shown == 1 ? "" : "es", v->select >= 0 ? " on device " : "",
 		    v->select >= 0 ? m->dev[v->select].sd.e->dev.name : "",
-		    top_col_names[v->sort], v->sort_rev ? "(descending)" : "(ascending)",
+		    top_cols[v->sort].name, v->sort_rev ? "(descending)" : "(ascending)",
 		    m->unreadable ? "; others' not readable (root reads them)" : "");
 }
 
@@ -497,7 +593,7 @@ static void help_screen(void)
 	if (y + 1 < LINES - 1)
 		put(y + 1, 2, COLS - 4, A_DIM, "Panels: busy, clocks of their maximum, temperatures "
 		    "of their critical value, power of its cap; throttle reasons active now are "
-		    "highlighted. See navibench(1).");
+		    "highlighted; a GPU runtime's device: what its plugin reports. See navibench(1).");
 }
 
 static void fmt_secs(char *buf, size_t n, double s)
@@ -509,13 +605,14 @@ static void fmt_secs(char *buf, size_t n, double s)
 }
 
 /* Choose the panels' detail level and chart height for the rows there are. */
-static void layout(int avail, int ngrid, bool charts, int *lvl, int *ch)
+static void layout(const struct top_dev *d, int ndev, int ncols, int avail, bool charts,
+		   int *lvl, int *ch)
 {
 	for (*lvl = 3; *lvl >= 0; (*lvl)--) {
 		if (*lvl == 3 && !charts)
 			continue;
 		for (*ch = 4; *ch >= 1; (*ch)--) {
-			if (ngrid * panel_lines(*lvl, *ch, charts) + (*lvl ? ngrid - 1 : 0) <= avail)
+			if (grid_lines(d, ndev, ncols, *lvl, *ch, charts) <= avail)
 				return;
 			if (*lvl != 3)
 				break;
@@ -529,7 +626,8 @@ void top_draw(const struct top_model *m, const struct top_view *v)
 {
 	int first = v->select >= 0 ? v->select : 0;
 	int ndev = v->select >= 0 ? 1 : m->n;
-	int ncols, ngrid, lvl = 0, ch = 1, y, mid, proc_h = 0, dev_h = 0, pw;
+	const struct top_dev *d = m->dev + first;
+	int ncols, lvl = 0, ch = 1, y, mid, proc_h = 0, dev_h = 0, pw;
 	char iv[16], win[16], clock[16];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -558,7 +656,6 @@ void top_draw(const struct top_model *m, const struct top_view *v)
 	ncols = COLS >= 160 && ndev > 1 ? COLS / 80 : 1;
 	if (ncols > ndev)
 		ncols = ndev ? ndev : 1;
-	ngrid = (ndev + ncols - 1) / ncols;
 	pw = COLS / ncols;
 	if (v->show_procs) {
 		int want = 0;
@@ -572,8 +669,8 @@ void top_draw(const struct top_model *m, const struct top_view *v)
 			proc_h = mid;
 	}
 	if (v->show_devices && ndev) {
-		layout(mid - proc_h - 1, ngrid, v->show_charts, &lvl, &ch);
-		dev_h = ngrid * panel_lines(lvl, ch, v->show_charts) + (lvl ? ngrid - 1 : 0);
+		layout(d, ndev, ncols, mid - proc_h - 1, v->show_charts, &lvl, &ch);
+		dev_h = grid_lines(d, ndev, ncols, lvl, ch, v->show_charts);
 		if (dev_h > mid - proc_h)
 			dev_h = mid - proc_h;
 	}
@@ -582,16 +679,18 @@ void top_draw(const struct top_model *m, const struct top_view *v)
 	y = 1;
 	if (v->show_devices) {
 		if (!ndev)
-			put(y, 0, COLS, A_BOLD, "no AMD GPU and no simulated GPU: nothing to show "
-			    "but the processes ('navibench list' says what was found)");
-		for (int i = 0; i < ndev; i++) {
+			put(y, 0, COLS, A_BOLD, "no AMD GPU, simulated GPU or GPU-runtime device: "
+			    "nothing to show but the processes ('navibench list' says what was found)");
+		for (int i = 0, py = y; i < ndev; i++) {
 			int row = i / ncols, col = i % ncols;
-			int py = y + row * (panel_lines(lvl, ch, v->show_charts) + (lvl ? 1 : 0));
 
+			if (i && !col)
+				py += row_lines(d, ndev, ncols, row - 1, lvl, ch, v->show_charts) +
+				      (lvl ? 1 : 0);
 			if (py >= 1 + dev_h)
 				break;
-			panel(&m->dev[first + i], py, col * pw, pw - (col < ncols - 1),
-			      lvl, ch, v, v->select == first + i, m->now);
+			panel(&d[i], py, col * pw, pw - (col < ncols - 1), lvl, ch, v,
+			      v->select == first + i, m->now);
 		}
 		y += dev_h + (dev_h ? 1 : 0);
 	}
