@@ -51,7 +51,8 @@
  * "suspended", and an open of its render or card node (amdgpu's open
  * takes a runtime PM reference) or of an attribute amdgpu reads from the
  * hardware (its hwmon files, gpu_busy_percent, mem_busy_percent, mem_info_*,
- * gpu_metrics, pp_*). Its PCI ids, class, uevent, power/ and PCIe link
+ * gpu_metrics, pp_*; ras/<block>_err_count, which reads the error registers
+ * without a PM reference: no wake, but the hardware is off). Its PCI ids, class, uevent, power/ and PCIe link
  * attributes are sysfs' own or config space: reading them wakes nothing.
  */
 #define _GNU_SOURCE
@@ -314,6 +315,8 @@ static bool wakes_attr(const char *rp)
 
 	base = base ? base + 1 : rp;
 	if (strstr(rp, "/hwmon/") || !strncmp(base, "mem_info_", 9) || !strncmp(base, "pp_", 3))
+		return true;
+	if (strstr(rp, "/ras/") && strstr(base, "_err_count"))
 		return true;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(base, names[i]))

@@ -108,7 +108,7 @@ static const char *const gm_columns[] = {
 };
 #define N_ID (sizeof(id_columns) / sizeof(id_columns[0]))
 #define N_GM (sizeof(gm_columns) / sizeof(gm_columns[0]))
-static const char *columns[N_ID + GT_S_COUNT + N_GM + NB_X_COUNT];
+static const char *columns[N_ID + GT_S_COUNT + N_GM + NB_X_COUNT + NB_RAS_N + 1];
 
 static void declare_columns(struct nb_print *p)
 {
@@ -122,6 +122,9 @@ static void declare_columns(struct nb_print *p)
 		columns[n++] = gm_columns[i];
 	for (int i = 0; i < NB_X_COUNT; i++)
 		columns[n++] = nb_extra_defs[i].key;
+	for (int t = 0; t < NB_RAS_N; t++)
+		columns[n++] = nb_ras_types[t].key;
+	columns[n++] = "ras.features";
 	nb_print_columns(p, columns, (int)n);
 }
 
@@ -310,6 +313,37 @@ static void extra_readings(struct nb_print *p, const struct nb_sensor_dev *d)
 	}
 }
 
+/*
+ * amdgpu's RAS counts (sources/gauges.h, NB_RAS_TYPES): a counter per
+ * block and type, a set per type labelled by block; none for a GPU
+ * without RAS (the "ras" member says why).
+ */
+static void ras_readings(struct nb_print *p, const struct nb_ras *ras)
+{
+	for (int t = 0; t < NB_RAS_N; t++)
+		for (int b = 0; b < ras->n; b++)
+			if (ras->block[b].has[t])
+				nb_reading(p, &(struct nb_value){ .key = nb_ras_types[t].key,
+					   .type = NB_V_UINT, .u = ras->block[b].count[t],
+					   .kind = NB_KIND_COUNTER, .source = "sysfs",
+					   .lname = "block", .lvalue = ras->block[b].name });
+}
+
+/* ras/features' mask, as read; null, with why, without a ras directory. */
+static void print_ras_raw(struct nb_print *p, const struct nb_ras *ras)
+{
+	if (!ras->present) {
+		nb_missing(p, "ras", NULL, ras->why);
+		return;
+	}
+	nb_obj_begin(p, "ras", NULL);
+	if (ras->has_features)
+		nb_u64(p, "features", NULL, ras->features, NULL);
+	else
+		nb_missing(p, "features", NULL, NULL);
+	nb_obj_end(p);
+}
+
 /* gpu_metrics' raw masks and counter, as read; null when none. */
 static void print_gm_raw(struct nb_print *p, const struct gm_sample *g)
 {
@@ -366,10 +400,12 @@ static void print_record(struct nb_print *p, struct nb_sensor_dev *d, struct nb_
 	const struct nb_devent *e = d->e;
 	struct nb_reading r[GT_S_COUNT];
 	struct nb_print_device id;
+	struct nb_ras ras;
 	struct gm_sample g;
 
 	nb_sensor_sample(d, r);
 	gm_read(d, &g);
+	nb_ras_read(d, &ras);
 	nb_device_print_id(e, &id);
 	nb_record_begin(p, &id);
 	nb_time(p, "time", stream ? "time" : NULL);
@@ -387,8 +423,10 @@ static void print_record(struct nb_print *p, struct nb_sensor_dev *d, struct nb_
 	throttle_readings(p, d, &g);
 	energy_reading(p, &g, acc);
 	extra_readings(p, d);
+	ras_readings(p, &ras);
 	nb_readings_end(p);
 	print_gm_raw(p, &g);
+	print_ras_raw(p, &ras);
 	print_gt_stats(p, d);
 	nb_record_end(p);
 }
