@@ -108,7 +108,7 @@ static const char *const gm_columns[] = {
 };
 #define N_ID (sizeof(id_columns) / sizeof(id_columns[0]))
 #define N_GM (sizeof(gm_columns) / sizeof(gm_columns[0]))
-static const char *columns[N_ID + GT_S_COUNT + N_GM + NB_X_COUNT + NB_RAS_N + 1];
+static const char *columns[N_ID + GT_S_COUNT + N_GM + NB_GM_N + NB_X_COUNT + NB_RAS_N + 1];
 
 static void declare_columns(struct nb_print *p)
 {
@@ -120,6 +120,8 @@ static void declare_columns(struct nb_print *p)
 		columns[n++] = gtfs_sensor_defs[s].key;
 	for (size_t i = 0; i < N_GM; i++)
 		columns[n++] = gm_columns[i];
+	for (int i = 0; i < NB_GM_N; i++)
+		columns[n++] = nb_gm_readings[i].key;
 	for (int i = 0; i < NB_X_COUNT; i++)
 		columns[n++] = nb_extra_defs[i].key;
 	for (int t = 0; t < NB_RAS_N; t++)
@@ -242,6 +244,27 @@ static void energy_reading(struct nb_print *p, const struct gm_sample *g, struct
 		v.text = text;
 	}
 	nb_reading(p, &v);
+}
+
+/*
+ * gpu_metrics' clocks and activities (NB_GM_READINGS): each always there,
+ * missing, and why, where the blob does not give it.
+ */
+static void gm_readings(struct nb_print *p, const struct gm_sample *g)
+{
+	char why[96];
+
+	if (g->ok)
+		snprintf(why, sizeof(why), "not given by this GPU's gpu_metrics %u.%u", g->gm.frev,
+			 g->gm.crev);
+	for (int i = 0; i < NB_GM_N; i++) {
+		bool has = g->ok && g->gm.has[i];
+
+		nb_reading(p, &(struct nb_value){ .key = nb_gm_readings[i].key,
+			   .unit = nb_gm_readings[i].unit, .kind = NB_KIND_GAUGE,
+			   .type = has ? NB_V_INT : NB_V_MISSING, .i = has ? g->gm.val[i] : 0,
+			   .source = has ? "gpu_metrics" : NULL, .why = g->ok ? why : g->why });
+	}
 }
 
 /*
@@ -422,6 +445,7 @@ static void print_record(struct nb_print *p, struct nb_sensor_dev *d, struct nb_
 	print_sensor_readings(p, d, r);
 	throttle_readings(p, d, &g);
 	energy_reading(p, &g, acc);
+	gm_readings(p, &g);
 	extra_readings(p, d);
 	ras_readings(p, &ras);
 	nb_readings_end(p);

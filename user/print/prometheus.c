@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "gputelemetry.h"
+#include "devices/gpu_metrics.h"
 #include "print/print_ops.h"
 #include "sources/gauges.h"
 
@@ -109,6 +110,10 @@ static const struct prom_metric metrics[] = {
 	{ "energy", "energy", NULL,
 	  "Energy the GPU used, from gpu_metrics' energy accumulator, where its unit is known; "
 	  "resets when the accumulator wraps.", false, NULL },
+	/* gpu_metrics' clocks and activities (devices/gpu_metrics.h) */
+#define PROM_GM(id, key, unit, family, lname, lvalue, help) \
+	{ key, family, lvalue, help, false, lname },
+	NB_GM_READINGS(PROM_GM)
 	/* amdgpu's readings beside GT_SENSORS (sources/gauges.h) */
 #define PROM_EXTRA(id, key, unit, dir, file, div, family, label, help, nodex, wakes) \
 	{ key, family, label, help, nodex, NULL },
