@@ -26,6 +26,7 @@
 #include "print/print.h"
 #include "cmd/sensors.h"
 #include "sources/gauges.h"
+#include "sources/pcie_bw.h"
 #include "sources/sources.h"
 
 /* Options. */
@@ -367,6 +368,24 @@ static void print_ras_raw(struct nb_print *p, const struct nb_ras *ras)
 	nb_obj_end(p);
 }
 
+/*
+ * PCIe throughput (sources/pcie_bw.h): only where the exporter's sampler
+ * runs and has a recent sample of this GPU; else no reading at all, as
+ * reading pcie_bw here would take a second per GPU.
+ */
+static void pcie_bw_readings(struct nb_print *p, const struct nb_sensor_dev *d)
+{
+	double rx, tx;
+
+	if (d->e->dev.kind != NB_DEV_AMDGPU || d->asleep ||
+	    !nb_pcie_bw_get(d->e->drm.sysdev, &rx, &tx))
+		return;
+	nb_reading(p, &(struct nb_value){ .key = "pcie_received", .unit = "B/s", .type = NB_V_DBL,
+		   .d = rx, .kind = NB_KIND_GAUGE, .source = "pcie_bw" });
+	nb_reading(p, &(struct nb_value){ .key = "pcie_sent", .unit = "B/s", .type = NB_V_DBL,
+		   .d = tx, .kind = NB_KIND_GAUGE, .source = "pcie_bw" });
+}
+
 /* gpu_metrics' raw masks and counter, as read; null when none. */
 static void print_gm_raw(struct nb_print *p, const struct gm_sample *g)
 {
@@ -448,6 +467,7 @@ static void print_record(struct nb_print *p, struct nb_sensor_dev *d, struct nb_
 	gm_readings(p, &g);
 	extra_readings(p, d);
 	ras_readings(p, &ras);
+	pcie_bw_readings(p, d);
 	nb_readings_end(p);
 	print_gm_raw(p, &g);
 	print_ras_raw(p, &ras);

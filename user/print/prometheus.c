@@ -68,6 +68,7 @@ static const struct prom_unit units[] = {
 	{ "%", "ratio", 1e-2 },
 	{ "pwm", "ratio", 1.0 / 255 },
 	{ "B", "bytes", 1 },
+	{ "B/s", "bytes_per_second", 1 },
 	{ "ns", "seconds", 1e-9 },
 	{ "s", "seconds", 1 },
 	{ "uJ", "joules", 1e-6 },
@@ -126,6 +127,12 @@ static const struct prom_metric metrics[] = {
 	  "deferred), from ras/<block>_err_count; GPUs without RAS have no series.",	\
 	  false, "type" },
 	NB_RAS_TYPES(PROM_RAS)
+	/* the exporter's PCIe sampler (sources/pcie_bw.h) */
+	{ "pcie_received", "pcie_bandwidth", "received",
+	  "PCIe throughput of the GPU over one second, received or sent (label direction), from "
+	  "amdgpu's pcie_bw: messages x the maximum payload, an upper bound. Sampled in the "
+	  "background (exporter --pcie-interval), not at the scrape.", false, "direction" },
+	{ "pcie_sent", "pcie_bandwidth", "sent", NULL, false, "direction" },
 };
 
 #define PREFIX "navibench_"
