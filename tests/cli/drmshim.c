@@ -53,9 +53,10 @@
  * "suspended", and an open of its render or card node (amdgpu's open
  * takes a runtime PM reference) or of an attribute amdgpu reads from the
  * hardware (its hwmon files, gpu_busy_percent, mem_busy_percent, mem_info_*,
- * gpu_metrics, pp_*, pcie_bw; ras/<block>_err_count, which reads the error registers
- * without a PM reference: no wake, but the hardware is off). Its PCI ids, class, uevent, power/ and PCIe link
- * attributes are sysfs' own or config space: reading them wakes nothing.
+ * gpu_metrics, pp_*, pcie_bw; ras/<block>_err_count, which reads the error
+ * registers without a PM reference: no wake, but the hardware is off). Its
+ * PCI ids, class, uevent, power/ and PCIe link attributes are sysfs' own or
+ * config space: reading them wakes nothing.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
