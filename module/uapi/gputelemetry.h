@@ -86,7 +86,8 @@
 	  0, 1, "temperature", "mem", NULL, 1)				\
 	X(SCLK, "sclk", "MHz", HWMON, "freq1_input", 1000000,		\
 	  AMDGPU_INFO_SENSOR_GFX_SCLK, 1, "clock", "sclk",		\
-	  "Current clock: sclk (shader engine) or mclk (memory).", 0)	\
+	  "Current clock (label sensor): sclk (shader engine), mclk (memory); " \
+	  "socclk, fclk (data fabric), vclk0/1, dclk0/1 (media) from gpu_metrics.", 0) \
 	X(MCLK, "mclk", "MHz", HWMON, "freq2_input", 1000000,		\
 	  AMDGPU_INFO_SENSOR_GFX_MCLK, 1, "clock", "mclk", NULL, 0)	\
 	X(POWER_AVG, "power_avg", "mW", HWMON, "power1_average", 1000,	\

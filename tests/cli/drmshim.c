@@ -43,6 +43,8 @@
  *   no-libdrm-amdgpu  dlopen("libdrm_amdgpu.so.1") fails, as where it is
  *                 not installed
  *   trace         log every redirected path to stderr
+ * $NBSHIM_PCIE_BW_MS: how long an open of a pcie_bw file takes (default
+ * 1000, as amdgpu's read of it).
  * $NBSHIM_COUNT_FILE: when set, each ioctl appends one byte there (tests
  * use it to check that a suspended GPU was not touched).
  * $NBSHIM_WAKE_FILE: when set, each open that would resume a
@@ -51,8 +53,10 @@
  * "suspended", and an open of its render or card node (amdgpu's open
  * takes a runtime PM reference) or of an attribute amdgpu reads from the
  * hardware (its hwmon files, gpu_busy_percent, mem_busy_percent, mem_info_*,
- * gpu_metrics, pp_*). Its PCI ids, class, uevent, power/ and PCIe link
- * attributes are sysfs' own or config space: reading them wakes nothing.
+ * gpu_metrics, pp_*, pcie_bw; ras/<block>_err_count, which reads the error
+ * registers without a PM reference: no wake, but the hardware is off). Its
+ * PCI ids, class, uevent, power/ and PCIe link attributes are sysfs' own or
+ * config space: reading them wakes nothing.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -309,11 +313,14 @@ static bool is_render_node(const char *p)
 /* Whether an amdgpu attribute (the file's name) is read from the hardware. */
 static bool wakes_attr(const char *rp)
 {
-	static const char *const names[] = { "gpu_busy_percent", "mem_busy_percent", "gpu_metrics" };
+	static const char *const names[] = { "gpu_busy_percent", "mem_busy_percent", "gpu_metrics",
+					     "pcie_bw" };
 	const char *base = strrchr(rp, '/');
 
 	base = base ? base + 1 : rp;
 	if (strstr(rp, "/hwmon/") || !strncmp(base, "mem_info_", 9) || !strncmp(base, "pp_", 3))
+		return true;
+	if (strstr(rp, "/ras/") && strstr(base, "_err_count"))
 		return true;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(base, names[i]))
@@ -346,6 +353,21 @@ static bool suspended_dir(const char *rp)
 	return false;
 }
 
+/*
+ * An open of a fixture's pcie_bw: as long as amdgpu's read of it
+ * ($NBSHIM_PCIE_BW_MS, default 1000: the driver sleeps a second between
+ * its counts).
+ */
+static void pcie_bw_delay(const char *rp)
+{
+	const char *ms = getenv("NBSHIM_PCIE_BW_MS");
+	const char *base = strrchr(rp, '/');
+	long n = ms ? strtol(ms, NULL, 10) : 1000;
+
+	if (base && !strcmp(base + 1, "pcie_bw") && n > 0)
+		nanosleep(&(struct timespec){ n / 1000, n % 1000 * 1000000L }, NULL);
+}
+
 /* An open of p (redirected to rp): logged when it would wake a suspended device. */
 static void note_wake(const char *p, const char *rp)
 {
@@ -354,6 +376,8 @@ static void note_wake(const char *p, const char *rp)
 	unsigned int minor;
 	FILE *f;
 
+	if (rp != p)
+		pcie_bw_delay(rp);
 	if (!log || rp == p)
 		return;
 	if (sscanf(p, "/dev/dri/renderD%u", &minor) == 1 || sscanf(p, "/dev/dri/card%u", &minor) == 1)

@@ -7,6 +7,7 @@
  * counter's unit and wrap-around.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -150,6 +151,78 @@ static void test_apu(void)
 	      "3 bytes: short");
 }
 
+/* The readings of NB_GM_READINGS parsed from blob as want (-1: missing). */
+static bool readings_are(const void *blob, size_t len, const int want[NB_GM_N])
+{
+	struct nb_gpu_metrics gm;
+	const char *why = NULL;
+
+	if (nb_gpu_metrics_parse(blob, len, &gm, &why))
+		return false;
+	for (int i = 0; i < NB_GM_N; i++)
+		if (gm.has[i] != (want[i] >= 0) || (gm.has[i] && gm.val[i] != want[i])) {
+			printf("# %s: has %d val %u, want %d\n", nb_gm_readings[i].key, gm.has[i],
+			       gm.val[i], want[i]);
+			return false;
+		}
+	return true;
+}
+
+/* 1.x's current clocks and activities: distinct values; vclk1, dclk1 as given */
+#define SET_V1(m) ((m).current_socclk = 1001, (m).current_vclk0 = 1003,	\
+		   (m).current_dclk0 = 1004, (m).average_umc_activity = 41,	\
+		   (m).average_mm_activity = 7)
+#define SET_V2(m) ((m).current_socclk = 1001, (m).current_fclk = 1002,	\
+		   (m).current_vclk = 1003, (m).current_dclk = 1004,		\
+		   (m).average_mm_activity = 7, (m).current_uclk = 99,		\
+		   (m).average_socclk_frequency = 98)
+
+static void test_readings(void)
+{
+	/* socclk, fclk, vclk0, dclk0, vclk1, dclk1, umc, mm */
+	static const int v1[NB_GM_N] = { 1001, -1, 1003, 1004, 1005, -1, 41, 7 };
+	static const int v2[NB_GM_N] = { 1001, 1002, 1003, 1004, -1, -1, -1, 7 };
+	static const int mi300[NB_GM_N] = { -1, -1, -1, -1, -1, -1, 41, -1 };
+	static const int v3[NB_GM_N] = { -1, -1, -1, -1, -1, -1, -1, 7 };
+	struct gt_gpu_metrics_v1_0 a0;
+	struct gt_gpu_metrics_v1_1 a1;
+	struct gt_gpu_metrics_v1_2 a2;
+	struct gt_gpu_metrics_v1_3 a3;
+	struct gt_gpu_metrics_v1_4 a4;
+	struct gt_gpu_metrics_v1_5 a5;
+	struct gt_gpu_metrics_v2_0 b0;
+	struct gt_gpu_metrics_v2_1 b1;
+	struct gt_gpu_metrics_v2_2 b2;
+	struct gt_gpu_metrics_v2_3 b3;
+	struct gt_gpu_metrics_v2_4 b4;
+	struct gt_gpu_metrics_v3_0 c0;
+
+	HDR(a0, 1, 0); SET_V1(a0); a0.current_vclk1 = 1005;
+	HDR(a1, 1, 1); SET_V1(a1); a1.current_vclk1 = 1005;
+	HDR(a2, 1, 2); SET_V1(a2); a2.current_vclk1 = 1005;
+	HDR(a3, 1, 3); SET_V1(a3); a3.current_vclk1 = 1005;
+	tap(readings_are(&a0, sizeof(a0), v1) && readings_are(&a1, sizeof(a1), v1) &&
+	    readings_are(&a2, sizeof(a2), v1) && readings_are(&a3, sizeof(a3), v1),
+	    "1.0 to 1.3: current socclk, vclk0/1, dclk0, umc and mm activity at their offsets; "
+	    "dclk1 all ones: missing");
+	HDR(a4, 1, 4); a4.average_umc_activity = 41; a4.average_gfx_activity = 9;
+	HDR(a5, 1, 5); a5.average_umc_activity = 41; a5.current_uclk = 99;
+	tap(readings_are(&a4, sizeof(a4), mi300) && readings_are(&a5, sizeof(a5), mi300),
+	    "1.4, 1.5: umc activity only");
+	HDR(b0, 2, 0); SET_V2(b0);
+	HDR(b1, 2, 1); SET_V2(b1);
+	HDR(b2, 2, 2); SET_V2(b2);
+	HDR(b3, 2, 3); SET_V2(b3);
+	HDR(b4, 2, 4); SET_V2(b4);
+	tap(readings_are(&b0, sizeof(b0), v2) && readings_are(&b1, sizeof(b1), v2) &&
+	    readings_are(&b2, sizeof(b2), v2) && readings_are(&b3, sizeof(b3), v2) &&
+	    readings_are(&b4, sizeof(b4), v2),
+	    "2.0 to 2.4: current socclk, fclk, vclk (vclk0), dclk (dclk0), mm activity at their "
+	    "offsets; not uclk or the averages");
+	HDR(c0, 3, 0); c0.average_vcn_activity = 7; c0.average_gfx_activity = 5;
+	tap(readings_are(&c0, sizeof(c0), v3), "3.0: average_vcn_activity as mm activity only");
+}
+
 static void test_energy(void)
 {
 	struct nb_energy e = { 0 };
@@ -185,6 +258,7 @@ int main(void)
 	test_v1_0();
 	test_mi300();
 	test_apu();
+	test_readings();
 	test_energy();
 	test_smu();
 	return tap_done(NULL);

@@ -14,6 +14,10 @@
  * said in comment lines at the top of them, and said on stderr when it
  * changes (not at every scrape).
  *
+ * The GPUs' PCIe throughput (amdgpu's pcie_bw) takes a second to read:
+ * a thread samples it every --pcie-interval (sources/pcie_bw.h), and a
+ * read of the devices takes its last sample, never waiting for one.
+ *
  * SIGTERM or SIGINT stops it: the signals are blocked in every thread and
  * taken by sigwait() in the main one, which stops the daemon (waiting for
  * the requests in flight) and exits 0.
@@ -38,6 +42,7 @@
 #include "cmd/processes.h"
 #include "cmd/run_textfile.h"
 #include "cmd/sensors.h"
+#include "sources/pcie_bw.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9457"
 #define DEFAULT_TEXTFILE_DIR "/var/lib/prometheus/node-exporter"
@@ -48,6 +53,7 @@ static const char *opt_listen;
 static const char *opt_textfile;	/* the directory, when --textfile is given */
 static bool opt_processes;
 static unsigned long opt_cache = 1000;
+static unsigned long opt_pcie_interval = 10000;
 
 static const struct cli_option exporter_opts[] = {
 	CLI_STRING_OPT("listen", 'l', &opt_listen, "ADDR:PORT",
@@ -67,6 +73,10 @@ static const struct cli_option exporter_opts[] = {
 	CLI_DURATION_OPT("cache", 'c', &opt_cache, 0, 60000,
 			 "serve a read to every scrape within this time of it (default 1s; "
 			 "0: read at every scrape, still one read at a time)"),
+	CLI_DURATION_OPT("pcie-interval", 0, &opt_pcie_interval, 0, 3600000,
+			 "sample the GPUs' PCIe throughput (amdgpu's pcie_bw, a second per read) "
+			 "in the background this often, for the scrapes to serve (default 10s; 0: "
+			 "not at all; not with --textfile)"),
 	CLI_OPT_END
 };
 
@@ -366,6 +376,9 @@ static int serve(const char *listen)
 	sigaddset(&set, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* the first scrape registers the GPUs it samples */
+	if (opt_pcie_interval && nb_pcie_bw_start(opt_pcie_interval))
+		return NB_EXIT_FAIL;
 
 	/* The first read says what cannot be read, before the first scrape. */
 	free(scrape(&c, &(size_t){ 0 }));
@@ -382,6 +395,7 @@ static int serve(const char *listen)
 		fprintf(stderr, "navibench exporter: cannot listen on %s%s%s; is another exporter "
 			"there? give another --listen ADDR:PORT\n", listen, errno ? ": " : "",
 			errno ? strerror(errno) : "");
+		nb_pcie_bw_stop();
 		free(c.text);
 		free(c.notes);
 		return NB_EXIT_FAIL;
@@ -391,6 +405,7 @@ static int serve(const char *listen)
 	while (sigwait(&set, &sig) || (sig != SIGTERM && sig != SIGINT))
 		;
 	MHD_stop_daemon(d);
+	nb_pcie_bw_stop();
 	fprintf(stderr, "navibench exporter: %s: stopped after %llu scrapes\n",
 		strsignal(sig), c.scrapes);
 	free(c.text);

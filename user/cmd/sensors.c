@@ -26,6 +26,7 @@
 #include "print/print.h"
 #include "cmd/sensors.h"
 #include "sources/gauges.h"
+#include "sources/pcie_bw.h"
 #include "sources/sources.h"
 
 /* Options. */
@@ -108,7 +109,7 @@ static const char *const gm_columns[] = {
 };
 #define N_ID (sizeof(id_columns) / sizeof(id_columns[0]))
 #define N_GM (sizeof(gm_columns) / sizeof(gm_columns[0]))
-static const char *columns[N_ID + GT_S_COUNT + N_GM + NB_X_COUNT];
+static const char *columns[N_ID + GT_S_COUNT + N_GM + NB_GM_N + NB_X_COUNT + NB_RAS_N + 1];
 
 static void declare_columns(struct nb_print *p)
 {
@@ -120,8 +121,13 @@ static void declare_columns(struct nb_print *p)
 		columns[n++] = gtfs_sensor_defs[s].key;
 	for (size_t i = 0; i < N_GM; i++)
 		columns[n++] = gm_columns[i];
+	for (int i = 0; i < NB_GM_N; i++)
+		columns[n++] = nb_gm_readings[i].key;
 	for (int i = 0; i < NB_X_COUNT; i++)
 		columns[n++] = nb_extra_defs[i].key;
+	for (int t = 0; t < NB_RAS_N; t++)
+		columns[n++] = nb_ras_types[t].key;
+	columns[n++] = "ras.features";
 	nb_print_columns(p, columns, (int)n);
 }
 
@@ -242,6 +248,27 @@ static void energy_reading(struct nb_print *p, const struct gm_sample *g, struct
 }
 
 /*
+ * gpu_metrics' clocks and activities (NB_GM_READINGS): each always there,
+ * missing, and why, where the blob does not give it.
+ */
+static void gm_readings(struct nb_print *p, const struct gm_sample *g)
+{
+	char why[96];
+
+	if (g->ok)
+		snprintf(why, sizeof(why), "not given by this GPU's gpu_metrics %u.%u", g->gm.frev,
+			 g->gm.crev);
+	for (int i = 0; i < NB_GM_N; i++) {
+		bool has = g->ok && g->gm.has[i];
+
+		nb_reading(p, &(struct nb_value){ .key = nb_gm_readings[i].key,
+			   .unit = nb_gm_readings[i].unit, .kind = NB_KIND_GAUGE,
+			   .type = has ? NB_V_INT : NB_V_MISSING, .i = has ? g->gm.val[i] : 0,
+			   .source = has ? "gpu_metrics" : NULL, .why = g->ok ? why : g->why });
+	}
+}
+
+/*
  * Throttling, from gpu_metrics' masks: "throttled" (0 or 1: any reliable
  * reason active; missing where no mask can be named) and a labelled
  * "throttle_active" per active reason (one the ASIC sets when idle is
@@ -310,6 +337,55 @@ static void extra_readings(struct nb_print *p, const struct nb_sensor_dev *d)
 	}
 }
 
+/*
+ * amdgpu's RAS counts (sources/gauges.h, NB_RAS_TYPES): a counter per
+ * block and type, a set per type labelled by block; none for a GPU
+ * without RAS (the "ras" member says why).
+ */
+static void ras_readings(struct nb_print *p, const struct nb_ras *ras)
+{
+	for (int t = 0; t < NB_RAS_N; t++)
+		for (int b = 0; b < ras->n; b++)
+			if (ras->block[b].has[t])
+				nb_reading(p, &(struct nb_value){ .key = nb_ras_types[t].key,
+					   .type = NB_V_UINT, .u = ras->block[b].count[t],
+					   .kind = NB_KIND_COUNTER, .source = "sysfs",
+					   .lname = "block", .lvalue = ras->block[b].name });
+}
+
+/* ras/features' mask, as read; null, with why, without a ras directory. */
+static void print_ras_raw(struct nb_print *p, const struct nb_ras *ras)
+{
+	if (!ras->present) {
+		nb_missing(p, "ras", NULL, ras->why);
+		return;
+	}
+	nb_obj_begin(p, "ras", NULL);
+	if (ras->has_features)
+		nb_u64(p, "features", NULL, ras->features, NULL);
+	else
+		nb_missing(p, "features", NULL, NULL);
+	nb_obj_end(p);
+}
+
+/*
+ * PCIe throughput (sources/pcie_bw.h): only where the exporter's sampler
+ * runs and has a recent sample of this GPU; else no reading at all, as
+ * reading pcie_bw here would take a second per GPU.
+ */
+static void pcie_bw_readings(struct nb_print *p, const struct nb_sensor_dev *d)
+{
+	double rx, tx;
+
+	if (d->e->dev.kind != NB_DEV_AMDGPU || d->asleep ||
+	    !nb_pcie_bw_get(d->e->drm.sysdev, &rx, &tx))
+		return;
+	nb_reading(p, &(struct nb_value){ .key = "pcie_received", .unit = "B/s", .type = NB_V_DBL,
+		   .d = rx, .kind = NB_KIND_GAUGE, .source = "pcie_bw" });
+	nb_reading(p, &(struct nb_value){ .key = "pcie_sent", .unit = "B/s", .type = NB_V_DBL,
+		   .d = tx, .kind = NB_KIND_GAUGE, .source = "pcie_bw" });
+}
+
 /* gpu_metrics' raw masks and counter, as read; null when none. */
 static void print_gm_raw(struct nb_print *p, const struct gm_sample *g)
 {
@@ -366,10 +442,12 @@ static void print_record(struct nb_print *p, struct nb_sensor_dev *d, struct nb_
 	const struct nb_devent *e = d->e;
 	struct nb_reading r[GT_S_COUNT];
 	struct nb_print_device id;
+	struct nb_ras ras;
 	struct gm_sample g;
 
 	nb_sensor_sample(d, r);
 	gm_read(d, &g);
+	nb_ras_read(d, &ras);
 	nb_device_print_id(e, &id);
 	nb_record_begin(p, &id);
 	nb_time(p, "time", stream ? "time" : NULL);
@@ -386,9 +464,13 @@ static void print_record(struct nb_print *p, struct nb_sensor_dev *d, struct nb_
 	print_sensor_readings(p, d, r);
 	throttle_readings(p, d, &g);
 	energy_reading(p, &g, acc);
+	gm_readings(p, &g);
 	extra_readings(p, d);
+	ras_readings(p, &ras);
+	pcie_bw_readings(p, d);
 	nb_readings_end(p);
 	print_gm_raw(p, &g);
+	print_ras_raw(p, &ras);
 	print_gt_stats(p, d);
 	nb_record_end(p);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * gpu_metrics: throttle reasons and energy from amdgpu's blob. See
- * gpu_metrics.h.
+ * gpu_metrics: throttle reasons, energy, clocks and activities from
+ * amdgpu's blob. See gpu_metrics.h.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,22 +13,39 @@
 #include "devices/gpu_metrics.h"
 #include "gt_throttle.h"
 
+#define NB_GM_DEF(id, key, unit, ...) [NB_GM_##id] = { key, unit },
+const struct nb_gm_reading_def nb_gm_readings[NB_GM_N] = {
+	NB_GM_READINGS(NB_GM_DEF)
+};
+#undef NB_GM_DEF
+
 /*
  * Where the fields are, per revision: offsetof() in module/gpu_metrics.h
  * (tests/telemetry checks each against that header). -1: not in the
- * layout. 3.0 has throttle residencies instead of a mask: nothing here.
+ * layout. 3.0 has throttle residencies instead of a mask, and of
+ * NB_GM_READINGS only the media activity. NB_GM_READINGS' offsets (u16
+ * each) in 1.0 to 1.3 and in 2.x:
  */
+#define GM_V1(umc, mm)								\
+	{ [NB_GM_SOCCLK] = 56, [NB_GM_VCLK0] = 60, [NB_GM_DCLK0] = 62,		\
+	  [NB_GM_VCLK1] = 64, [NB_GM_DCLK1] = 66, [NB_GM_UMC_ACTIVITY] = (umc),	\
+	  [NB_GM_MM_ACTIVITY] = (mm) }
+#define GM_V2(soc, mm)								\
+	{ [NB_GM_SOCCLK] = (soc), [NB_GM_FCLK] = (soc) + 4, [NB_GM_VCLK0] = (soc) + 6, \
+	  [NB_GM_DCLK0] = (soc) + 8, [NB_GM_MM_ACTIVITY] = (mm) }
+
 static const struct layout {
 	unsigned char frev, crev;
 	unsigned short size;
 	short throttle, indep, energy;
 	unsigned char energy_bits;
 	double energy_unit_j;
+	unsigned short at[NB_GM_N];	/* NB_GM_READINGS; 0 (the header): none */
 } layouts[] = {
-	{ 1, 0, 80, 68, -1, 36, 32, 0 },
-	{ 1, 1, 96, 68, -1, 24, 64, 0 },
-	{ 1, 2, 104, 68, -1, 24, 64, 0 },
-	{ 1, 3, 120, 68, 112, 24, 64, 0 },
+	{ 1, 0, 80, 68, -1, 36, 32, 0, GM_V1(30, 32) },
+	{ 1, 1, 96, 68, -1, 24, 64, 0, GM_V1(18, 20) },
+	{ 1, 2, 104, 68, -1, 24, 64, 0, GM_V1(18, 20) },
+	{ 1, 3, 120, 68, 112, 24, 64, 0, GM_V1(18, 20) },
 	/*
 	 * SMU 13.0.6 (MI300): "Energy (15.259uJ (2^-16) units)" in 6.12's
 	 * kgd_pp_interface.h, SocketEnergyAcc copied as is by
@@ -36,14 +53,14 @@ static const struct layout {
 	 * kernel (1.0 to 1.3: "Power/Energy" only; Navi 1x leaves it unset):
 	 * raw there.
 	 */
-	{ 1, 4, 288, 40, -1, 24, 64, 1.0 / 65536 },
-	{ 1, 5, 360, 104, -1, 88, 64, 1.0 / 65536 },
-	{ 2, 0, 120, 112, -1, -1, 0, 0 },
-	{ 2, 1, 120, 108, -1, -1, 0, 0 },
-	{ 2, 2, 128, 108, 120, -1, 0, 0 },
-	{ 2, 3, 152, 108, 120, -1, 0, 0 },
-	{ 2, 4, 168, 108, 120, -1, 0, 0 },
-	{ 3, 0, 264, -1, -1, -1, 0, 0 },
+	{ 1, 4, 288, 40, -1, 24, 64, 1.0 / 65536, { [NB_GM_UMC_ACTIVITY] = 14 } },
+	{ 1, 5, 360, 104, -1, 88, 64, 1.0 / 65536, { [NB_GM_UMC_ACTIVITY] = 14 } },
+	{ 2, 0, 120, 112, -1, -1, 0, 0, GM_V2(82, 42) },
+	{ 2, 1, 120, 108, -1, -1, 0, 0, GM_V2(78, 30) },
+	{ 2, 2, 128, 108, 120, -1, 0, 0, GM_V2(78, 30) },
+	{ 2, 3, 152, 108, 120, -1, 0, 0, GM_V2(78, 30) },
+	{ 2, 4, 168, 108, 120, -1, 0, 0, GM_V2(78, 30) },
+	{ 3, 0, 264, -1, -1, -1, 0, 0, { [NB_GM_MM_ACTIVITY] = 44 } },
 };
 
 struct tname {
@@ -144,6 +161,9 @@ int nb_gpu_metrics_parse(const void *blob, size_t len, struct nb_gpu_metrics *gm
 		gm->energy_bits = l->energy_bits;
 		gm->energy_unit_j = l->energy_unit_j;
 	}
+	for (int i = 0; i < NB_GM_N; i++)
+		if (l->at[i])
+			gm->val[i] = (uint16_t)field(b + l->at[i], 2, &gm->has[i]);
 	return 0;
 }
 

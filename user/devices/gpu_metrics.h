@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What navibench takes from amdgpu's gpu_metrics blob: the throttle masks,
- * named, and the energy counter, in joules where its unit is known.
+ * named, the energy counter, in joules where its unit is known, and the
+ * clocks and activities of NB_GM_READINGS.
  *
  * The names come from the one table the kernel module uses too,
  * module/uapi/gt_throttle.h (sources cited there). Offsets are those of
@@ -26,6 +27,47 @@ enum nb_smu {
  * module ("navi14") names it. */
 enum nb_smu nb_smu_of_asic(const char *asic_name);
 
+/*
+ * NB_GM_READINGS(X) - the clocks and activities of the blob beside those
+ * GT_SENSORS reads elsewhere (sclk, mclk, gpu_busy, mem_busy), each a
+ * reading of `sensors` and a Prometheus series: X(id, key, unit, family,
+ * lname, lvalue, help)
+ * @key:    the reading's name in `sensors`
+ * @unit:   MHz or %, as the blob gives them
+ * @family: the Prometheus family, without prefix and unit suffix
+ * @lname:  its label's name, @lvalue its value
+ * @help:   the family's help where it is new; NULL: another row's
+ * Clocks are the current_* fields (1.0 to 1.3, 2.0 to 2.4; the APUs' 2.x
+ * have one VCN: vclk0 and dclk0 are their current_vclk and current_dclk),
+ * activities average_umc_activity (1.x) and average_mm_activity
+ * (1.0 to 1.3, 2.x; 3.0's average_vcn_activity). MI300's per-instance
+ * arrays (1.4, 1.5) are not taken. All ones: not provided, missing.
+ */
+#define NB_GM_READINGS(X)							\
+	X(SOCCLK, "socclk", "MHz", "clock", "sensor", "socclk", NULL)		\
+	X(FCLK, "fclk", "MHz", "clock", "sensor", "fclk", NULL)			\
+	X(VCLK0, "vclk0", "MHz", "clock", "sensor", "vclk0", NULL)		\
+	X(DCLK0, "dclk0", "MHz", "clock", "sensor", "dclk0", NULL)		\
+	X(VCLK1, "vclk1", "MHz", "clock", "sensor", "vclk1", NULL)		\
+	X(DCLK1, "dclk1", "MHz", "clock", "sensor", "dclk1", NULL)		\
+	X(UMC_ACTIVITY, "umc_activity", "%", "engine_busy", "engine", "memory",	\
+	  "Share of time a block was busy, 0 to 1, from gpu_metrics' average activity (label " \
+	  "engine: memory, the memory controller (UMC); media, UVD or VCN).")	\
+	X(MM_ACTIVITY, "mm_activity", "%", "engine_busy", "engine", "media", NULL)
+
+#define NB_GM_ENUM(id, ...) NB_GM_##id,
+enum nb_gm_reading {
+	NB_GM_READINGS(NB_GM_ENUM)
+	NB_GM_N
+};
+#undef NB_GM_ENUM
+
+struct nb_gm_reading_def {
+	const char *key, *unit;
+};
+
+extern const struct nb_gm_reading_def nb_gm_readings[NB_GM_N];
+
 struct nb_gpu_metrics {
 	unsigned int frev, crev;	/* format and content revision */
 	bool has_throttle;		/* throttle_status read (not all ones) */
@@ -36,6 +78,8 @@ struct nb_gpu_metrics {
 	uint64_t energy_raw;
 	unsigned int energy_bits;	/* 32 or 64: where the counter wraps */
 	double energy_unit_j;		/* joules per count; 0 when not known */
+	bool has[NB_GM_N];		/* NB_GM_READINGS: in the layout, provided */
+	uint16_t val[NB_GM_N];		/* in the row's unit */
 };
 
 /*

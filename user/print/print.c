@@ -605,6 +605,8 @@ const char *nb_reading_item(const struct nb_value *v, char *buf, size_t n)
 	bool one = (v->type == NB_V_INT && v->i == 1) || (v->type == NB_V_UINT && v->u == 1) ||
 		   (v->type == NB_V_BOOL && v->b) || (v->type == NB_V_DBL && v->d == 1);
 
+	/* a counter's count is a number even at 1: "umc=1" */
+	one = one && v->kind != NB_KIND_COUNTER;
 	if (one)
 		snprintf(buf, n, "%s", v->lvalue ? v->lvalue : "");
 	else

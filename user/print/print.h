@@ -36,7 +36,8 @@
  * reading with a label (lname, lvalue: "reason", "ppt0") is one of a set
  * under one key: JSON nests it by lvalue (readings.throttle_active.ppt0);
  * CSV and text streams give the key one field listing the set's lvalues
- * ("ppt0 temp_hotspot"; "lvalue=value" for a value other than 1);
+ * ("ppt0 temp_hotspot"; "lvalue=value" for a value other than 1, and
+ * for every counter's: "umc=1 gfx=0");
  * Prometheus makes it a label.
  *
  * Text wraps what is longer than the line (the terminal's width, else 80

@@ -143,7 +143,7 @@ bool nb_print_path(const struct nb_print *p, const char *key, char *buf, size_t 
 /*
  * nb_reading_item() - what a labelled reading adds to its key's field in a
  * row or a stream's line: its lvalue, or "lvalue=value" when the value is
- * not 1 (the set's members are flags, mostly).
+ * not 1 (the set's members are flags, mostly) or is a counter's ("umc=1").
  */
 const char *nb_reading_item(const struct nb_value *v, char *buf, size_t n);
 

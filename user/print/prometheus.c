@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "gputelemetry.h"
+#include "devices/gpu_metrics.h"
 #include "print/print_ops.h"
 #include "sources/gauges.h"
 
@@ -67,6 +68,7 @@ static const struct prom_unit units[] = {
 	{ "%", "ratio", 1e-2 },
 	{ "pwm", "ratio", 1.0 / 255 },
 	{ "B", "bytes", 1 },
+	{ "B/s", "bytes_per_second", 1 },
 	{ "ns", "seconds", 1e-9 },
 	{ "s", "seconds", 1 },
 	{ "uJ", "joules", 1e-6 },
@@ -89,29 +91,48 @@ struct prom_metric {
 	const char *sensor;	/* value of the "sensor" label; NULL: none */
 	const char *help;
 	bool hwmon;		/* in amdgpu's hwmon directory */
+	const char *lname;	/* the label's name where not "sensor" */
 };
 
 /* The readings of GT_SENSORS (module/uapi/gputelemetry.h), then others. */
 #define PROM_METRIC(id, key, unit, dir, file, div, drm, drm_mul, family, label, help, nodex) \
-	{ key, family, label, help, nodex },
+	{ key, family, label, help, nodex, NULL },
 
 static const struct prom_metric metrics[] = {
 	GT_SENSORS(PROM_METRIC)
 	/* gpu_metrics (sensors.c, print_gpu_metrics()) */
 	{ "throttled", "throttled", NULL,
 	  "1 when the SMU throttles the GPU for a reason it reports reliably, else 0 (from "
-	  "gpu_metrics' throttle_status).", false },
+	  "gpu_metrics' throttle_status).", false, NULL },
 	{ "throttle_active", "throttle_active", NULL,
 	  "A throttle reason the SMU reports active (label reason), value 1; an inactive reason "
 	  "has no series. Reasons the ASIC sets even when idle are here but not in "
-	  "navibench_throttled.", false },
+	  "navibench_throttled.", false, NULL },
 	{ "energy", "energy", NULL,
 	  "Energy the GPU used, from gpu_metrics' energy accumulator, where its unit is known; "
-	  "resets when the accumulator wraps.", false },
+	  "resets when the accumulator wraps.", false, NULL },
+	/* gpu_metrics' clocks and activities (devices/gpu_metrics.h) */
+#define PROM_GM(id, key, unit, family, lname, lvalue, help) \
+	{ key, family, lvalue, help, false, lname },
+	NB_GM_READINGS(PROM_GM)
 	/* amdgpu's readings beside GT_SENSORS (sources/gauges.h) */
 #define PROM_EXTRA(id, key, unit, dir, file, div, family, label, help, nodex, wakes) \
-	{ key, family, label, help, nodex },
+	{ key, family, label, help, nodex, NULL },
 	NB_EXTRAS(PROM_EXTRA)
+	/* amdgpu's RAS counts (sources/gauges.h), labelled by block too */
+#define PROM_RAS(id, tag, key, type)						\
+	{ key, "ras_errors", type,							\
+	  NB_RAS_##id ? NULL : "Errors amdgpu's RAS counted in a block of the GPU (label block: "	\
+	  "umc is the VRAM's ECC) since the driver loaded, by type (uncorrectable, correctable, " \
+	  "deferred), from ras/<block>_err_count; GPUs without RAS have no series.",	\
+	  false, "type" },
+	NB_RAS_TYPES(PROM_RAS)
+	/* the exporter's PCIe sampler (sources/pcie_bw.h) */
+	{ "pcie_received", "pcie_bandwidth", "received",
+	  "PCIe throughput of the GPU over one second, received or sent (label direction), from "
+	  "amdgpu's pcie_bw: messages x the maximum payload, an upper bound. Sampled in the "
+	  "background (exporter --pcie-interval), not at the scrape.", false, "direction" },
+	{ "pcie_sent", "pcie_bandwidth", "sent", NULL, false, "direction" },
 };
 
 #define PREFIX "navibench_"
@@ -468,7 +489,8 @@ static void prom_reading(struct nb_print *p, const struct nb_value *v)
 	sanitize(name);
 	snprintf(labels, sizeof(labels), "%s", st->labels);
 	if (m && m->sensor)
-		nb_prom_add_label(labels, sizeof(labels), "sensor", m->sensor);
+		nb_prom_add_label(labels, sizeof(labels), m->lname ? m->lname : "sensor",
+				  m->sensor);
 	if (v->lname)
 		nb_prom_add_label(labels, sizeof(labels), v->lname, v->lvalue);
 	add(st, name, m ? family_help(m->family) : NULL, counter, labels, u ? x * u->scale : x);
@@ -614,7 +636,8 @@ static void prom_group_end(struct nb_print *p)
 			continue;
 		snprintf(labels, sizeof(labels), "%s", st->labels);
 		if (m && m->sensor)
-			nb_prom_add_label(labels, sizeof(labels), "sensor", m->sensor);
+			nb_prom_add_label(labels, sizeof(labels), m->lname ? m->lname : "sensor",
+					  m->sensor);
 		nb_prom_add_label(labels, sizeof(labels), "stat", stats[i]);
 		add(st, name, "The gputelemetry module's sampler: the reading's min, avg or max "
 		    "(label stat) since its statistics were last reset.", false, labels,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The readings of NB_EXTRAS and the limits of gauges.h, from amdgpu's
- * sysfs.
+ * The readings of NB_EXTRAS, the RAS counts and the limits of gauges.h,
+ * from amdgpu's sysfs.
  */
+#include <dirent.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,4 +137,88 @@ void nb_limits_read(const struct nb_sensor_dev *d, struct nb_limits *lim)
 	}
 	lim->has_sclk_max = dpm_max(d->e->drm.sysdev, "pp_dpm_sclk", &lim->sclk_max);
 	lim->has_mclk_max = dpm_max(d->e->drm.sysdev, "pp_dpm_mclk", &lim->mclk_max);
+}
+
+#define NB_RAS_DEF(id, tag, key, type) [NB_RAS_##id] = { tag, key, type },
+const struct nb_ras_type_def nb_ras_types[NB_RAS_N] = {
+	NB_RAS_TYPES(NB_RAS_DEF)
+};
+
+/* One block's err_count file; false when it gave no count. */
+static bool ras_block_read(const char *path, bool *has, uint64_t *count)
+{
+	FILE *f = fopen(path, "re");
+	bool any = false;
+	char line[128];
+
+	if (!f)
+		return false;
+	/* one read: each read of the file makes amdgpu query the hardware */
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		char tag[4];
+
+		if (sscanf(line, "%3[a-z]: %llu", tag, &v) != 2)
+			continue;
+		for (int t = 0; t < NB_RAS_N; t++) {
+			if (strcmp(tag, nb_ras_types[t].tag))
+				continue;
+			has[t] = true;
+			count[t] = v;
+			any = true;
+		}
+	}
+	fclose(f);
+	return any;
+}
+
+static int ras_block_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct nb_ras_block *)a)->name,
+		      ((const struct nb_ras_block *)b)->name);
+}
+
+void nb_ras_read(const struct nb_sensor_dev *d, struct nb_ras *r)
+{
+	char dir[512], path[800], buf[64];
+	struct dirent *de;
+	DIR *dh;
+
+	memset(r, 0, sizeof(*r));
+	if (d->e->dev.kind != NB_DEV_AMDGPU) {
+		r->why = "not an amdgpu device";
+		return;
+	}
+	if (d->asleep) {
+		r->why = "not read while the GPU sleeps (amdgpu reads its error registers)";
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/ras", d->e->drm.sysdev);
+	dh = opendir(dir);
+	if (!dh) {
+		r->why = "no RAS on this GPU (no ras directory)";
+		return;
+	}
+	r->present = true;
+	snprintf(path, sizeof(path), "%s/features", dir);
+	if (!nb_read_file(path, buf, sizeof(buf)) &&
+	    sscanf(buf, "feature mask: %" SCNx32, &r->features) == 1)
+		r->has_features = true;
+	while ((de = readdir(dh)) && r->n < NB_RAS_MAX_BLOCKS) {
+		size_t len = strlen(de->d_name), sfx = strlen("_err_count");
+
+		if (len <= sfx || len - sfx >= sizeof(r->block[0].name) ||
+		    strcmp(de->d_name + len - sfx, "_err_count"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!ras_block_read(path, r->block[r->n].has, r->block[r->n].count)) {
+			memset(&r->block[r->n], 0, sizeof(r->block[0]));
+			continue;
+		}
+		memcpy(r->block[r->n].name, de->d_name, len - sfx);
+		r->block[r->n].name[len - sfx] = '\0';
+		r->n++;
+	}
+	closedir(dh);
+	qsort(r->block, (size_t)r->n, sizeof(r->block[0]), ras_block_cmp);
 }

@@ -9,6 +9,8 @@
  * from the same table, and the live view (navibench top) measures its
  * readings against them through nb_limits_read(), with the fan's maximum
  * and the top clock levels (pp_dpm_sclk, pp_dpm_mclk) beside them.
+ * NB_RAS_TYPES and nb_ras_read(): the RAS error counts of each block
+ * (ras/<block>_err_count), where the GPU has RAS.
  *
  * A runtime-suspended GPU is not woken: amdgpu's hwmon and mem_info files
  * resume it; the PCIe link, PCI config space and sysfs' own, does not.
@@ -105,6 +107,63 @@ struct nb_sensor_dev;
  */
 void nb_extras_read(const struct nb_sensor_dev *d, bool link_asleep,
 		    struct nb_extra_reading r[NB_X_COUNT]);
+
+/*
+ * NB_RAS_TYPES(X) - the counts of amdgpu's RAS error files, one per block
+ * that has RAS (ras/<block>_err_count of the PCI device: lines "ue: N",
+ * "ce: N" and, for umc on recent kernels, "de: N" (deferred); amdgpu_ras.c,
+ * amdgpu_ras_sysfs_read()). X(id, tag, key, type)
+ * @tag:  the line's name in the file
+ * @key:  the reading in `sensors`, a set labelled by block
+ * @type: the Prometheus label type of navibench_ras_errors_total
+ * The counts are the driver's, summed since it loaded: counters.
+ */
+#define NB_RAS_TYPES(X)							\
+	X(UE, "ue", "ras_uncorrectable", "uncorrectable")			\
+	X(CE, "ce", "ras_correctable", "correctable")				\
+	X(DE, "de", "ras_deferred", "deferred")
+
+#define NB_RAS_ENUM(id, ...) NB_RAS_##id,
+enum nb_ras_type {
+	NB_RAS_TYPES(NB_RAS_ENUM)
+	NB_RAS_N
+};
+#undef NB_RAS_ENUM
+
+struct nb_ras_type_def {
+	const char *tag, *key, *type;
+};
+
+extern const struct nb_ras_type_def nb_ras_types[NB_RAS_N];
+
+#define NB_RAS_MAX_BLOCKS 32
+
+struct nb_ras_block {
+	char name[24];		/* "umc", "gfx", "sdma", "mca_mp0"... */
+	bool has[NB_RAS_N];
+	uint64_t count[NB_RAS_N];
+};
+
+/* A device's RAS counts, as read. */
+struct nb_ras {
+	bool present;		/* a ras directory, read; else why */
+	const char *why;
+	bool has_features;
+	uint32_t features;	/* ras/features: "feature mask: 0x..." (bit: block) */
+	int n;			/* blocks, by name */
+	struct nb_ras_block block[NB_RAS_MAX_BLOCKS];
+};
+
+/*
+ * nb_ras_read() - device d's RAS counts, read now: every block with an
+ * err_count file that answers (one that says "Query currently
+ * inaccessible" is left out), sorted by name. Not present, with why, on a
+ * GPU without a ras directory (no RAS: consumer GPUs), on other devices
+ * and while the GPU sleeps: amdgpu reads these from the GPU's error
+ * registers (and clears those on most ASICs) without taking a runtime PM
+ * reference, so a suspended GPU's are not read.
+ */
+void nb_ras_read(const struct nb_sensor_dev *d, struct nb_ras *r);
 
 struct nb_limits {
 	/* the critical temperature of edge, junction and memory (temp1..3_crit), mC */
