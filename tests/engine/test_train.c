@@ -262,6 +262,13 @@ int main(void)
 	       nb_flops_train(full, 8, 2) == 8 * f2,
 	       "training FLOPs of convlstm-mono per item: %.0f at 1 frame, %.0f at 2 (by hand: 2415744000, 6306048000)",
 	       f1, f2);
+	/* result-schema.md: "299.428 GFLOP per standard step (batch 8, 10 frames ...)" */
+	const struct nb_test_info *ti = nb_test_find("convlstm-train");
+	double fstd = nb_flops_train(full, ti->batch, ti->frames);
+	double fq = nb_flops_train(full, ti->quick_batch, ti->quick_frames);
+	tap(fstd == 8 * (f1 + 9 * (f2 - f1)) && fstd == 299427840000.0 && fq == 2 * f1,
+	    "a standard convlstm-train step (batch %d, %d frames) counts %.0f FLOPs, 8 x (T1 + 9 (T2 - T1)), as result-schema.md writes it; the --quick form (batch %d, %d frame) %.0f",
+	    ti->batch, ti->frames, fstd, ti->quick_batch, ti->quick_frames, fq);
 
 	check_fd(mono, 2, 4, "Conv3D head, binary cross-entropy, 2 layers F 3/2, batch 2, 4 frames, 5x6");
 	check_fd(color, 2, 3, "Conv2D head, MAE, 2 layers F 2/3, batch 2, 3 frames, 6x5x3");

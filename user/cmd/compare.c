@@ -492,7 +492,7 @@ static void emit_scores(struct nb_print *p, const struct cmp *c)
 			nb_text(p, "Score %s: %.0f against %.0f, x %.3f", base_name(n->path), n->score,
 				b->score, ratio);
 		else
-			nb_text(p, "Score %s: not compared (a run without a score: it needs all five tests, standard and valid)",
+			nb_text(p, "Score %s: not compared (a run without a score: it needs every test of its suite, standard and valid)",
 				base_name(n->path));
 	}
 	nb_arr_end(p);

@@ -338,7 +338,7 @@ static void device_card(FILE *f, const struct rep_run *run, int k)
 	if (isfinite(r->score))
 		snprintf(buf, sizeof(buf), "%.0f", r->score);
 	else
-		snprintf(buf, sizeof(buf), "none (it needs all five tests, standard and valid)");
+		snprintf(buf, sizeof(buf), "none (it needs every test of its suite, standard and valid)");
 	row(f, "score", buf);
 	row(f, "reference", r->ref_id);
 	fputs("</table></div>\n", f);
@@ -636,9 +636,10 @@ static void page(FILE *f, const struct rep_run *runs, int nrun)
 		esc(f, runs[k].r.ref_id ? runs[k].r.ref_id : "unknown: schema 1");
 		fputs(")</span></p>\n", f);
 	}
-	fputs("<p class=\"note\">The score is the geometric mean over the five tests of result / "
-	      "reference x 1000; a run without every test in its standard configuration and valid "
-	      "has none. The reference device: ", f);
+	fputs("<p class=\"note\">The score is the geometric mean of result / reference x 1000 "
+	      "over the tests of the run's score method (convlstm-train on a backend with a "
+	      "training step, outside --quick); a run without every one of them in its standard "
+	      "configuration and valid has none. The reference device: ", f);
 	esc(f, machine ? machine : "not named in the result");
 	fputs(".</p>\n<h2>Devices</h2>\n<div class=\"cards\">\n", f);
 	for (int k = 0; k < nrun; k++)

@@ -364,12 +364,13 @@ static void emit_row(struct nb_print *p, const struct nb_test_result *t,
 /* Text: why a test failed, and how results are validated. */
 static void emit_failures(struct nb_print *p, const struct run *r)
 {
-	bool any_ns = false;
+	bool any_ns = false, any_quick = false;
 
 	for (int i = 0; i < r->nres; i++) {
 		const struct nb_test_result *t = &r->res[i];
 
-		any_ns |= !t->standard;
+		any_ns |= !t->standard && !t->quick_form;
+		any_quick |= t->quick_form;
 		if (t->error[0])
 			nb_text(p, "%s: ERROR: %s", t->test->name, t->error);
 		else if (!t->valid.pass)
@@ -385,6 +386,10 @@ static void emit_failures(struct nb_print *p, const struct run *r)
 	}
 	if (any_ns)
 		nb_text(p, "* non-standard configuration (--batch/--frames): no score");
+	if (any_quick)
+		nb_text(p, "* --quick's short form (batch %d x %d frame): no score, not in the composite",
+			nb_test_get(NB_TEST_TRAIN)->quick_batch,
+			nb_test_get(NB_TEST_TRAIN)->quick_frames);
 	nb_text(p, "Validation: every result against the double-precision reference; "
 		"models |d| <= 1e-4 + 1e-3 |ref|, gates 1e-5 + 1e-4 |ref|, peak and bandwidth exact.");
 	if (r->ops != &nb_cpu_backend)
@@ -396,15 +401,14 @@ static void emit_failures(struct nb_print *p, const struct run *r)
 static void emit_score(struct nb_print *p, const struct run *r, bool all_valid)
 {
 	const char *why = NULL;
-	double score = nb_composite_score(r->res, r->nres, &why);
+	double score = nb_composite_score(r->ops, r->quick, r->res, r->nres, &why);
 
 	nb_obj_begin(p, "score", NULL);
 	if (isfinite(score))
 		nb_dbl(p, "value", "Score", score, 0, NULL);
 	else
 		nb_missing(p, "value", "Score", why);
-	nb_str(p, "method", NULL,
-	       "geometric mean over the five tests of result / reference result x 1000");
+	nb_str(p, "method", NULL, nb_score_method(r->ops, r->quick));
 	nb_str(p, "reference_id", NULL, nb_reference.id);
 	nb_obj_begin(p, "reference", NULL);
 	nb_str(p, "machine", NULL, nb_reference.machine);

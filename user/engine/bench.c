@@ -47,28 +47,35 @@ static const struct nb_test_info tests[NB_TEST_COUNT] = {
 	/*
 	 * Training frames per second: batch x frames / the median step. Its
 	 * GFLOP/s from nb_flops_train() (train.h: forward plus backward,
-	 * written out there). Not in the default suite nor the composite
-	 * score: one step at this size takes seconds on a CPU, and no GPU
-	 * backend has a training step yet, so a composite with it would not
-	 * compare across backends.
+	 * written out there). In the suite and the composite score on a
+	 * backend with a training step (the CPU's; no GPU backend has one
+	 * yet). One standard step takes seconds to a minute on a CPU, so
+	 * --quick times a short form instead (quick_batch x quick_frames,
+	 * not standard, no score) and the quick composite leaves it out.
 	 */
 	[NB_TEST_TRAIN] = {
 		.id = NB_TEST_TRAIN, .name = "convlstm-train", .unit = "frames/s",
 		.model = "convlstm-mono", .batch = 8, .frames = 10,
+		.quick_batch = 2, .quick_frames = 1,
 		.percent_of_peak = true,
 		.what = "one training step of convlstm-mono: BatchNorm in training mode, binary cross-entropy, backpropagation through time, Adam",
 	},
 };
 
-bool nb_test_default(enum nb_test_id id)
-{
-	return id != NB_TEST_TRAIN;
-}
-
 /* a backend's training step; NULL when it has none */
 static const struct nb_train_ops *train_ops(const struct nb_backend_ops *ops)
 {
 	return ops == &nb_cpu_backend ? &nb_cpu_train : NULL;
+}
+
+bool nb_test_available(const struct nb_backend_ops *ops, enum nb_test_id id)
+{
+	return id != NB_TEST_TRAIN || train_ops(ops);
+}
+
+bool nb_test_scored(const struct nb_backend_ops *ops, bool quick, enum nb_test_id id)
+{
+	return nb_test_available(ops, id) && !(quick && nb_test_get(id)->quick_batch);
 }
 
 const struct nb_test_info *nb_test_get(enum nb_test_id id)
@@ -775,6 +782,13 @@ int nb_bench_run(const struct nb_backend_ops *ops, void *ctx,
 	r->batch = cfg->batch && ti->batch ? cfg->batch : ti->batch;
 	r->frames = cfg->frames && ti->model ? cfg->frames : ti->frames;
 	r->standard = r->batch == ti->batch && r->frames == ti->frames;
+	if (cfg->quick && ti->quick_batch && r->standard) {
+		/* --quick's short form: timed and validated, not scored */
+		r->batch = ti->quick_batch;
+		r->frames = ti->quick_frames;
+		r->standard = false;
+		r->quick_form = true;
+	}
 
 	switch (id) {
 	case NB_TEST_MONO:
@@ -835,16 +849,35 @@ double nb_test_score(const struct nb_test_result *r)
 	return r->value / ref * 1000.0;
 }
 
-double nb_composite_score(const struct nb_test_result *r, int n,
-			  const char **why)
+const char *nb_score_method(const struct nb_backend_ops *ops, bool quick)
+{
+	static __thread char buf[256];
+	int n = 0, len;
+
+	len = snprintf(buf, sizeof(buf), "geometric mean of result / reference result x 1000 over");
+	for (int i = 0; i < NB_TEST_COUNT; i++)
+		if (nb_test_scored(ops, quick, i))
+			n++;
+	for (int i = 0, k = 0; i < NB_TEST_COUNT; i++) {
+		if (!nb_test_scored(ops, quick, i))
+			continue;
+		k++;
+		len += snprintf(buf + len, sizeof(buf) - len, "%s %s",
+				k == 1 ? "" : k == n ? " and" : ",", tests[i].name);
+	}
+	return buf;
+}
+
+double nb_composite_score(const struct nb_backend_ops *ops, bool quick,
+			  const struct nb_test_result *r, int n, const char **why)
 {
 	bool seen[NB_TEST_COUNT] = { false };
 	double logsum = 0;
 	int counted = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (!nb_test_default(r[i].test->id))
-			continue;	/* convlstm-train: its own score only */
+		if (!nb_test_scored(ops, quick, r[i].test->id))
+			continue;	/* convlstm-train's --quick form, or not run */
 		counted++;
 		if (r[i].error[0] || !r[i].valid.pass) {
 			*why = "a test failed or was invalid";
@@ -858,8 +891,8 @@ double nb_composite_score(const struct nb_test_result *r, int n,
 		logsum += log(nb_test_score(&r[i]));
 	}
 	for (int i = 0; i < NB_TEST_COUNT; i++)
-		if (!seen[i] && nb_test_default(i)) {
-			*why = "not every test ran: the score needs all five";
+		if (!seen[i] && nb_test_scored(ops, quick, i)) {
+			*why = "not every test of the suite ran (score.method names them)";
 			return NAN;
 		}
 	if (!isfinite(logsum)) {

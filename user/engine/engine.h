@@ -245,7 +245,7 @@ enum nb_test_id {
 	NB_TEST_GATES,
 	NB_TEST_PEAK,
 	NB_TEST_BW,
-	NB_TEST_TRAIN,		/* not in the default suite nor the composite score (bench.c) */
+	NB_TEST_TRAIN,		/* only on a backend with a training step (bench.c) */
 	NB_TEST_COUNT,
 };
 
@@ -255,6 +255,7 @@ struct nb_test_info {
 	const char *unit;		/* of the result */
 	const char *model;		/* NULL when the test has none */
 	int batch, frames;		/* standard configuration; 0: n/a */
+	int quick_batch, quick_frames;	/* --quick's short form, not scored; 0: none */
 	bool percent_of_peak;		/* the result as % of fp32-peak means something */
 	const char *what;
 };
@@ -263,8 +264,17 @@ const struct nb_test_info *nb_test_find(const char *name);
 const struct nb_test_info *nb_test_get(enum nb_test_id id);
 /* "convlstm-mono, convlstm-color, ..." */
 const char *nb_test_names(void);
-/* in a run without --tests, and in the composite score */
-bool nb_test_default(enum nb_test_id id);
+/*
+ * Whether the backend runs the test (convlstm-train: only a backend with
+ * a training step): a run without --tests runs every test it can.
+ */
+bool nb_test_available(const struct nb_backend_ops *ops, enum nb_test_id id);
+/*
+ * Whether the test counts in the composite score of a run on ops: every
+ * test the backend runs, but for a test with a short --quick form (not
+ * standard, no score) in a --quick run.
+ */
+bool nb_test_scored(const struct nb_backend_ops *ops, bool quick, enum nb_test_id id);
 
 struct nb_run_config {
 	int batch;		/* 0: the test's standard */
@@ -327,6 +337,7 @@ struct nb_validation {
 struct nb_test_result {
 	const struct nb_test_info *test;
 	bool standard;			/* the standard configuration */
+	bool quick_form;		/* --quick's short form (quick_batch, quick_frames) */
 	int batch, frames;
 	double value, best;		/* unit; from the median and min times */
 	double work;			/* FLOPs or bytes per repeat */
@@ -386,10 +397,13 @@ extern const struct nb_reference nb_reference;
 /* result / reference x 1000; NaN when there is no reference value */
 double nb_test_score(const struct nb_test_result *r);
 /*
- * Composite score: geometric mean of the per-test scores. NaN (with why)
- * unless every test ran, in its standard configuration, and was valid.
+ * Composite score of a run on ops: the geometric mean of the scores of the
+ * tests nb_test_scored() names. NaN (with why) unless each of them ran, in
+ * its standard configuration, and was valid.
  */
-double nb_composite_score(const struct nb_test_result *r, int n,
-			  const char **why);
+double nb_composite_score(const struct nb_backend_ops *ops, bool quick,
+			  const struct nb_test_result *r, int n, const char **why);
+/* How the composite of a run on ops is computed, naming its tests. */
+const char *nb_score_method(const struct nb_backend_ops *ops, bool quick);
 
 #endif /* NB_ENGINE_H */
