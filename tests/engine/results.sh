@@ -136,8 +136,10 @@ check_cmd "compare a score made against another reference: warned, not compared"
 	bash -c '"$1" compare --format json "$2/r1.json" "$2/otherref.json" 2>/dev/null | jq -e "
 		(.notes[0] | test(\"different references\")) and .scores[0].ratio == null
 		and .scores[0].reference_id == null"' _ "$nb" "$tmp"
-check_cmd "compare with the schema 1 reference run: no repeat times, reference unknown" \
-	bash -c '"$1" compare --format json "$3/user/engine/reference.json" "$2/r1.json" 2>/dev/null |
+# schema1-result.json: the reference run as navibench wrote it at schema 1
+# (before per-repeat times), kept so that old results stay readable.
+check_cmd "compare with a schema 1 result: no repeat times, reference unknown" \
+	bash -c '"$1" compare --format json "$3/tests/engine/schema1-result.json" "$2/r1.json" 2>/dev/null |
 		jq -e "(.tests | map(select(.verdict == \"no repeat times\")) | length == 2)
 		and (.tests | map(select(.verdict == \"missing\")) | length == 3)
 		and any(.notes[]; test(\"quick no.*quick yes\"))

@@ -243,7 +243,11 @@ int nb_result_read(const char *cmd, const char *path, struct nb_result *r)
 		nb_reader_bad(&rd, "field schema_version: %ld; this navibench reads versions 1 to 3",
 		    r->version);
 	r->date = nb_json_str(&rd, r->root, "", "date", false);
-	r->complete = nb_json_bool(&rd, r->root, "", "complete");
+	/* Schema 1 results written before "complete" existed hold whole runs. */
+	if (r->version == 1 && !json_object_object_get_ex(r->root, "complete", NULL))
+		r->complete = true;
+	else
+		r->complete = nb_json_bool(&rd, r->root, "", "complete");
 	r->valid = nb_json_bool(&rd, r->root, "", "valid");
 	o = nb_json_get(&rd, r->root, "", "device", J_OBJ, "an object");
 	r->device = nb_json_str(&rd, o, "device", "name", false);
