@@ -118,6 +118,11 @@ void nb_cpu_parallel(void *ctx, void (*fn)(void *arg, int tid, int n), void *arg
 	pool_run(&((struct cpu *)ctx)->pool, fn, arg);
 }
 
+const struct nb_cpu_kernels *nb_cpu_kernels_of(void *ctx)
+{
+	return ((struct cpu *)ctx)->k;
+}
+
 static const char *cpu_describe(void *ctx)
 {
 	return ((struct cpu *)ctx)->desc;

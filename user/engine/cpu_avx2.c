@@ -15,6 +15,10 @@
 #include <math.h>
 
 #include "engine/cpu_kernels.h"
+
+#define NB_CONV_VLEN 8
+#define NB_CONV_BLOCK 6		/* 6 x 2 accumulators of 16 ymm */
+#include "engine/cpu_conv.h"
 #include "engine/vmath_avx2.h"
 
 #define NMAX 6
@@ -189,5 +193,7 @@ const struct nb_cpu_kernels nb_cpu_kernels_avx2 = {
 	.cell = cell,
 	.dot_taps = dot_taps,
 	.fma_loop = fma_loop,
+	.conv_fwd = conv_fwd,
+	.conv_bwd_k = conv_bwd_k,
 	.triad = triad,
 };

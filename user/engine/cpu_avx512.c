@@ -16,6 +16,10 @@
 
 #include "engine/cpu_kernels.h"
 
+#define NB_CONV_VLEN 16
+#define NB_CONV_BLOCK 12		/* 12 x 2 accumulators of 32 zmm */
+#include "engine/cpu_conv.h"
+
 /*
  * tanh as a rational function of degree 13 / 6 on [-7.9988, 7.9988] (the
  * coefficients of Eigen's float tanh), clamped outside: within 3e-7 of the
@@ -262,5 +266,7 @@ const struct nb_cpu_kernels nb_cpu_kernels_avx512 = {
 	.cell = cell,
 	.dot_taps = dot_taps,
 	.fma_loop = fma_loop,
+	.conv_fwd = conv_fwd,
+	.conv_bwd_k = conv_bwd_k,
 	.triad = triad,
 };

@@ -7,6 +7,10 @@
 
 #include "engine/cpu_kernels.h"
 
+#define NB_CONV_VLEN 4		/* SSE2, x86-64's baseline */
+#define NB_CONV_BLOCK 4		/* 4 x 2 accumulators of 16 xmm */
+#include "engine/cpu_conv.h"
+
 #define NMAX 4
 
 static float hard_sigmoid(float x)
@@ -122,5 +126,7 @@ const struct nb_cpu_kernels nb_cpu_kernels_generic = {
 	.cell = cell,
 	.dot_taps = dot_taps,
 	.fma_loop = fma_loop,
+	.conv_fwd = conv_fwd,
+	.conv_bwd_k = conv_bwd_k,
 	.triad = triad,
 };

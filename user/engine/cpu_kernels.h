@@ -55,6 +55,16 @@ struct nb_cpu_kernels {
 	double (*fma_loop)(long iters, float m, float k, float *lane);
 	void (*triad)(float *a, const float *b, const float *c, float s,
 		      size_t n);
+	/*
+	 * The training step's 3x3 "same" convolutions, channels last, no
+	 * border (cpu_conv.h): z (H,W,cout) += conv(x (H,W,cin), k
+	 * [tap][cin][cout]), taps reversed with mirror; dk [tap][cin][cout]
+	 * += x (H,W,cin) (x) dz (H,W,cout).
+	 */
+	void (*conv_fwd)(int hgt, int wid, int cin, int cout, const float *x,
+			 const float *k, int mirror, float *z);
+	void (*conv_bwd_k)(int hgt, int wid, int cin, int cout,
+			   const float *x, const float *dz, float *dk);
 };
 
 extern const struct nb_cpu_kernels nb_cpu_kernels_avx512;
@@ -67,5 +77,8 @@ extern const struct nb_cpu_kernels nb_cpu_kernels_generic;
  * (cpu_train.c) shares the forward's thread pool through.
  */
 void nb_cpu_parallel(void *ctx, void (*fn)(void *arg, int tid, int n), void *arg);
+
+/* the kernels the CPU backend's ctx runs (its --isa's) */
+const struct nb_cpu_kernels *nb_cpu_kernels_of(void *ctx);
 
 #endif /* NB_CPU_KERNELS_H */

@@ -11,13 +11,12 @@
  * same bits for the same thread count. Statistics and the loss accumulate
  * in double.
  *
- * The convolutions are written as multiply-adds along the channel axis
- * (output channels for the forward and the kernel gradient, input
- * channels, through a copy of each kernel with its two channel axes
- * swapped, for the input gradient), the innermost loop contiguous so the
- * compiler vectorizes it for the build's instruction set; the forward's
- * packed AVX-512/AVX2 kernels compute no gate pre-activations, which the
- * backward pass needs, and are not used here.
+ * The convolutions are the backend's kernels for its instruction set
+ * (cpu_conv.h, through nb_cpu_kernels_of()): the forward, the kernel
+ * gradient, and the input gradient as the forward of dz through a copy of
+ * each kernel with its two channel axes swapped and its taps reversed;
+ * the forward's packed cell kernels compute no gate pre-activations, which
+ * the backward pass needs, and are not used here.
  */
 #include <math.h>
 #include <stdio.h>
@@ -45,6 +44,7 @@ struct tlayer {
 
 struct train {
 	struct nb_model m;
+	const struct nb_cpu_kernels *k;	/* the backend's, for its --isa */
 	int batch, frames, threads;
 	size_t px, nout;
 	int n;
@@ -78,88 +78,16 @@ static inline float hsig_grad(float x)
 	return x > -2.5f && x < 2.5f ? 0.2f : 0.0f;
 }
 
-/* z (H,W,cout) += conv3x3(x (H,W,cin), k [tap][cin][cout]) */
-static void conv_fwd(int hgt, int wid, int cin, int cout,
-		     const float *restrict x, const float *restrict k,
-		     float *restrict z)
+/*
+ * dx (H,W,cin) += the transposed convolution of dz (H,W,cout) with kt
+ * [tap][cout][cin]: the forward convolution from cout to cin channels
+ * with the taps reversed.
+ */
+static void conv_bwd_x(const struct nb_cpu_kernels *k, int hgt, int wid,
+		       int cin, int cout, const float *kt, const float *dz,
+		       float *dx)
 {
-	for (int y = 0; y < hgt; y++)
-		for (int xx = 0; xx < wid; xx++) {
-			float *restrict zo = z + ((size_t)y * wid + xx) * cout;
-
-			for (int tap = 0; tap < 9; tap++) {
-				int sy = y + tap / 3 - 1, sx = xx + tap % 3 - 1;
-
-				if (sy < 0 || sy >= hgt || sx < 0 || sx >= wid)
-					continue;
-				const float *xi = x + ((size_t)sy * wid + sx) * cin;
-				const float *kk = k + (size_t)tap * cin * cout;
-
-				for (int i = 0; i < cin; i++) {
-					float v = xi[i];
-					const float *restrict kr = kk + (size_t)i * cout;
-
-					for (int o = 0; o < cout; o++)
-						zo[o] += v * kr[o];
-				}
-			}
-		}
-}
-
-/* dk [tap][cin][cout] += x (H,W,cin) (x) dz (H,W,cout) */
-static void conv_bwd_k(int hgt, int wid, int cin, int cout,
-		       const float *restrict x, const float *restrict dz,
-		       float *restrict dk)
-{
-	for (int y = 0; y < hgt; y++)
-		for (int xx = 0; xx < wid; xx++) {
-			const float *restrict d = dz + ((size_t)y * wid + xx) * cout;
-
-			for (int tap = 0; tap < 9; tap++) {
-				int sy = y + tap / 3 - 1, sx = xx + tap % 3 - 1;
-
-				if (sy < 0 || sy >= hgt || sx < 0 || sx >= wid)
-					continue;
-				const float *xi = x + ((size_t)sy * wid + sx) * cin;
-				float *dkk = dk + (size_t)tap * cin * cout;
-
-				for (int i = 0; i < cin; i++) {
-					float v = xi[i];
-					float *restrict dr = dkk + (size_t)i * cout;
-
-					for (int o = 0; o < cout; o++)
-						dr[o] += v * d[o];
-				}
-			}
-		}
-}
-
-/* dx (H,W,cin) += conv3x3 transposed of dz with kt [tap][cout][cin] */
-static void conv_bwd_x(int hgt, int wid, int cin, int cout,
-		       const float *restrict kt, const float *restrict dz,
-		       float *restrict dx)
-{
-	for (int y = 0; y < hgt; y++)
-		for (int xx = 0; xx < wid; xx++) {
-			const float *d = dz + ((size_t)y * wid + xx) * cout;
-
-			for (int tap = 0; tap < 9; tap++) {
-				int sy = y + tap / 3 - 1, sx = xx + tap % 3 - 1;
-
-				if (sy < 0 || sy >= hgt || sx < 0 || sx >= wid)
-					continue;
-				float *restrict dxs = dx + ((size_t)sy * wid + sx) * cin;
-				const float *kk = kt + (size_t)tap * cout * cin;
-
-				for (int o = 0; o < cout; o++) {
-					float v = d[o];
-					const float *restrict kr = kk + (size_t)o * cin;
-
-					for (int i = 0; i < cin; i++)
-						dxs[i] += v * kr[i];
-				}
-			}
-		}
+	k->conv_fwd(hgt, wid, cout, cin, dz, kt, 1, dx);
 }
 
 /* kt [tap][cout][cin] from k [tap][cin][cout], taps (ky, kx) = taps of k */
@@ -220,8 +148,8 @@ static void ph_layer_forward(struct train *tr, int l, int b, int tid)
 
 		for (size_t q = 0; q < px; q++)
 			memcpy(z + q * g, bias, g * sizeof(float));
-		conv_fwd(hgt, wid, L->cin, g, L->x + bt * px * L->cin, k, z);
-		conv_fwd(hgt, wid, f, g, hp, u, z);
+		tr->k->conv_fwd(hgt, wid, L->cin, g, L->x + bt * px * L->cin, k, 0, z);
+		tr->k->conv_fwd(hgt, wid, f, g, hp, u, 0, z);
 		for (size_t q = 0; q < px; q++) {
 			const float *zq = z + q * g;
 
@@ -322,11 +250,13 @@ static void head_item(struct train *tr, int b, int tid, int backward)
 			size_t ko = (size_t)kt * 9 * f * no;
 
 			if (!backward) {
-				conv_fwd(hgt, wid, f, no, L->y + sbt * px * f, k + ko, lg);
+				tr->k->conv_fwd(hgt, wid, f, no, L->y + sbt * px * f,
+						k + ko, 0, lg);
 				continue;
 			}
-			conv_bwd_k(hgt, wid, f, no, L->y + sbt * px * f, lg, gk + ko);
-			conv_bwd_x(hgt, wid, f, no, tr->hkt + ko, lg,
+			tr->k->conv_bwd_k(hgt, wid, f, no, L->y + sbt * px * f,
+					  lg, gk + ko);
+			conv_bwd_x(tr->k, hgt, wid, f, no, tr->hkt + ko, lg,
 				   tr->dy + sbt * px * f);
 		}
 	}
@@ -444,13 +374,14 @@ static void ph_layer_backward(struct train *tr, int l, int b, int tid)
 			for (int o = 0; o < g; o++)
 				dbias[o] += dzq[o];
 		}
-		conv_bwd_k(hgt, wid, cin, g, L->x + bt * px * cin, dz, dk);
+		tr->k->conv_bwd_k(hgt, wid, cin, g, L->x + bt * px * cin, dz, dk);
 		if (L->dx)
-			conv_bwd_x(hgt, wid, cin, g, L->kt, dz, L->dx + bt * px * cin);
+			conv_bwd_x(tr->k, hgt, wid, cin, g, L->kt, dz,
+				   L->dx + bt * px * cin);
 		memset(dh_rec, 0, px * f * sizeof(float));
 		if (t) {
-			conv_bwd_k(hgt, wid, f, g, hp, dz, du);
-			conv_bwd_x(hgt, wid, f, g, L->ut, dz, dh_rec);
+			tr->k->conv_bwd_k(hgt, wid, f, g, hp, dz, du);
+			conv_bwd_x(tr->k, hgt, wid, f, g, L->ut, dz, dh_rec);
 		}
 	}
 }
@@ -536,6 +467,7 @@ static int train_load(void *ctx, const struct nb_weights *w, int batch,
 	tr->batch = batch;
 	tr->frames = frames;
 	tr->threads = nb_cpu_backend.threads(ctx);
+	tr->k = nb_cpu_kernels_of(ctx);
 	tr->px = (size_t)m->height * m->width;
 	tr->nout = nb_output_count(m, batch, frames);
 	tr->n = nb_weights_tensors((struct nb_weights *)w, tt->t);
