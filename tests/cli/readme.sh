@@ -172,6 +172,11 @@ readme_block() {
 			want=$(sed -nE 's/.* # .*\<exits? ([0-9]+)\>.*/\1/p' <<<"$cmd")
 			want=${want:-0}
 		fi
+		if [[ -n ${README_NO_BENCH:-} && $cmd == 'user/navibench --device 0' ]]; then
+			skipped "$doc line $ln: $cmd and its sample output" \
+				"the whole benchmark (minutes); README_NO_BENCH is set (make check-quick): make check runs it"
+			continue
+		fi
 		server=0
 		[[ $cmd =~ ^(user/)?navibench\ exporter && $cmd != *--textfile* ]] && server=1
 		t0=$SECONDS
