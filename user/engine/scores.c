@@ -7,18 +7,18 @@
 #include "engine.h"
 
 const struct nb_reference nb_reference = {
-	.id = "sha256:f8743ddb3ddc3626",
-	.machine = "this project's shared 2-core build machine: AMD EPYC (avx512), 2 CPUs, 23 GiB, Debian 12; load average 1.7 at the start (other builds)",
+	.id = "sha256:2d5ccee2153f9b63",
+	.machine = "this project's shared 2-core build machine: AMD EPYC (avx2), 2 CPUs, 23 GiB, Debian 12; load average 1.3 at the start (quiet)",
 	.cpu = "AMD EPYC",
-	.date = "2026-12-02T19:59:28Z",
+	.date = "2026-12-07T16:38:50Z",
 	.command = "navibench run --device cpu --json FILE (FILE copied to reference.json)",
-	.build = "cpu backend, avx512, 2 threads",
+	.build = "cpu backend, avx2, 2 threads",
 	.value = {
-		[NB_TEST_MONO] = 264.0161068835852,
-		[NB_TEST_COLOR] = 103.51910613323814,
-		[NB_TEST_GATES] = 360.46646789770114,
-		[NB_TEST_PEAK] = 439.9426041155951,
-		[NB_TEST_BW] = 33.945438187527195,
-		[NB_TEST_TRAIN] = 2.4585631506252392,
+		[NB_TEST_MONO] = 136.1779271199913,
+		[NB_TEST_COLOR] = 52.431014037462305,
+		[NB_TEST_GATES] = 181.46485466106196,
+		[NB_TEST_PEAK] = 203.510561051185,
+		[NB_TEST_BW] = 37.713855395812345,
+		[NB_TEST_TRAIN] = 23.665491290857126,
 	},
 };
