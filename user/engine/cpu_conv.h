@@ -62,8 +62,8 @@ CONV_INLINE void conv_st(float *p, conv_v v)
  * conv_zero. n and nv are constants where this is inlined.
  */
 CONV_INLINE void conv_fwd_block(int hgt, int wid, int cin, int cout,
-				const float *x, const float *k, int mirror,
-				float *z, int y, int x0, int o0, const int n,
+				const float *x, const float *k, float *z,
+				int y, int x0, int o0, const int n,
 				const int nv)
 {
 	conv_v acc[CONV_PB][2];
@@ -75,8 +75,7 @@ CONV_INLINE void conv_fwd_block(int hgt, int wid, int cin, int cout,
 		for (int v = 0; v < nv; v++)
 			acc[p][v] = conv_ld(zp + (size_t)p * cout + v * CONV_V);
 	for (int tap = 0; tap < 9; tap++) {
-		int src = mirror ? 8 - tap : tap;
-		int sy = y + src / 3 - 1, dx = src % 3 - 1;
+		int sy = y + tap / 3 - 1, dx = tap % 3 - 1;
 		const float *xp[CONV_PB];
 		const float *kk = k + (size_t)tap * cin * cout + o0;
 
@@ -111,14 +110,13 @@ CONV_INLINE void conv_fwd_block(int hgt, int wid, int cin, int cout,
 
 /* the same for one pixel and one output channel, past the last vector */
 static void conv_fwd_one(int hgt, int wid, int cin, int cout,
-			 const float *x, const float *k, int mirror, float *z,
+			 const float *x, const float *k, float *z,
 			 int y, int xx, int o)
 {
 	float acc = z[((size_t)y * wid + xx) * cout + o];
 
 	for (int tap = 0; tap < 9; tap++) {
-		int src = mirror ? 8 - tap : tap;
-		int sy = y + src / 3 - 1, sx = xx + src % 3 - 1;
+		int sy = y + tap / 3 - 1, sx = xx + tap % 3 - 1;
 		const float *xi, *kk = k + (size_t)tap * cin * cout + o;
 
 		if (sy < 0 || sy >= hgt || sx < 0 || sx >= wid)
@@ -132,44 +130,43 @@ static void conv_fwd_one(int hgt, int wid, int cin, int cout,
 
 /* every pixel of channels o0 .. o0 + nv vectors */
 CONV_INLINE void conv_fwd_cols(int hgt, int wid, int cin, int cout,
-			       const float *x, const float *k, int mirror,
-			       float *z, int o0, const int nv)
+			       const float *x, const float *k, float *z,
+			       int o0, const int nv)
 {
 	for (int y = 0; y < hgt; y++) {
 		int xx = 0;
 
 		for (; xx + CONV_PB <= wid; xx += CONV_PB)
-			conv_fwd_block(hgt, wid, cin, cout, x, k, mirror, z, y,
+			conv_fwd_block(hgt, wid, cin, cout, x, k, z, y,
 				       xx, o0, CONV_PB, nv);
 		for (; CONV_PB > CONV_TAIL && xx + CONV_TAIL <= wid; xx += CONV_TAIL)
-			conv_fwd_block(hgt, wid, cin, cout, x, k, mirror, z, y,
+			conv_fwd_block(hgt, wid, cin, cout, x, k, z, y,
 				       xx, o0, CONV_TAIL, nv);
 		for (; xx < wid; xx++)
-			conv_fwd_block(hgt, wid, cin, cout, x, k, mirror, z, y,
+			conv_fwd_block(hgt, wid, cin, cout, x, k, z, y,
 				       xx, o0, 1, nv);
 	}
 }
 
 /*
- * z (H,W,cout) += conv3x3(x (H,W,cin), k [tap][cin][cout]); with mirror
- * the taps are read in reverse (k[8 - tap]): the transposed convolution
- * that takes dz back to dx, given the kernel with its channel axes
- * swapped. cin <= CONV_MAX_CIN.
+ * z (H,W,cout) += conv3x3(x (H,W,cin), k [tap][cin][cout]); also the
+ * transposed convolution that takes dz back to dx, given the kernel with
+ * its channel axes swapped and its taps reversed. cin <= CONV_MAX_CIN.
  */
 static void conv_fwd(int hgt, int wid, int cin, int cout, const float *x,
-		     const float *k, int mirror, float *z)
+		     const float *k, float *z)
 {
 	int o = 0;
 
 	for (; o + 2 * CONV_V <= cout; o += 2 * CONV_V)
-		conv_fwd_cols(hgt, wid, cin, cout, x, k, mirror, z, o, 2);
+		conv_fwd_cols(hgt, wid, cin, cout, x, k, z, o, 2);
 	for (; o + CONV_V <= cout; o += CONV_V)
-		conv_fwd_cols(hgt, wid, cin, cout, x, k, mirror, z, o, 1);
+		conv_fwd_cols(hgt, wid, cin, cout, x, k, z, o, 1);
 	for (; o < cout; o++)
 		for (int y = 0; y < hgt; y++)
 			for (int xx = 0; xx < wid; xx++)
-				conv_fwd_one(hgt, wid, cin, cout, x, k, mirror,
-					     z, y, xx, o);
+				conv_fwd_one(hgt, wid, cin, cout, x, k, z,
+					     y, xx, o);
 }
 
 /*

@@ -58,11 +58,11 @@ struct nb_cpu_kernels {
 	/*
 	 * The training step's 3x3 "same" convolutions, channels last, no
 	 * border (cpu_conv.h): z (H,W,cout) += conv(x (H,W,cin), k
-	 * [tap][cin][cout]), taps reversed with mirror; dk [tap][cin][cout]
-	 * += x (H,W,cin) (x) dz (H,W,cout).
+	 * [tap][cin][cout]); dk [tap][cin][cout] += x (H,W,cin) (x) dz
+	 * (H,W,cout).
 	 */
 	void (*conv_fwd)(int hgt, int wid, int cin, int cout, const float *x,
-			 const float *k, int mirror, float *z);
+			 const float *k, float *z);
 	void (*conv_bwd_k)(int hgt, int wid, int cin, int cout,
 			   const float *x, const float *dz, float *dk);
 };

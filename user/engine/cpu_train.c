@@ -14,7 +14,8 @@
  * The convolutions are the backend's kernels for its instruction set
  * (cpu_conv.h, through nb_cpu_kernels_of()): the forward, the kernel
  * gradient, and the input gradient as the forward of dz through a copy of
- * each kernel with its two channel axes swapped and its taps reversed;
+ * each kernel with its two channel axes swapped and its taps reversed
+ * (transpose_kernel(), once a step);
  * the forward's packed cell kernels compute no gate pre-activations, which
  * the backward pass needs, and are not used here.
  */
@@ -79,26 +80,30 @@ static inline float hsig_grad(float x)
 }
 
 /*
- * dx (H,W,cin) += the transposed convolution of dz (H,W,cout) with kt
- * [tap][cout][cin]: the forward convolution from cout to cin channels
- * with the taps reversed.
+ * dx (H,W,cin) += the transposed convolution of dz (H,W,cout): the forward
+ * convolution from cout to cin channels with kt (transpose_kernel()).
  */
 static void conv_bwd_x(const struct nb_cpu_kernels *k, int hgt, int wid,
 		       int cin, int cout, const float *kt, const float *dz,
 		       float *dx)
 {
-	k->conv_fwd(hgt, wid, cout, cin, dz, kt, 1, dx);
+	k->conv_fwd(hgt, wid, cout, cin, dz, kt, dx);
 }
 
-/* kt [tap][cout][cin] from k [tap][cin][cout], taps (ky, kx) = taps of k */
+/*
+ * kt [tap][cout][cin] from k [tap][cin][cout], each 3x3 group of taps
+ * reversed (kt's tap (ky, kx) is k's (2 - ky, 2 - kx)): the kernel of the
+ * transposed convolution, as a forward one. swap_taps (a planted error)
+ * takes k's (kx, ky) instead.
+ */
 static void transpose_kernel(const float *k, int taps, int cin, int cout,
 			     float *kt, int swap_taps)
 {
 	for (int tap = 0; tap < taps; tap++) {
-		int src = tap;
+		int src = tap / 9 * 9 + 8 - tap % 9;
 
 		if (swap_taps)
-			src = tap / 9 * 9 + tap % 3 * 3 + tap % 9 / 3;
+			src = tap / 9 * 9 + 8 - (tap % 3 * 3 + tap % 9 / 3);
 		for (int i = 0; i < cin; i++)
 			for (int o = 0; o < cout; o++)
 				kt[((size_t)tap * cout + o) * cin + i] =
@@ -148,8 +153,8 @@ static void ph_layer_forward(struct train *tr, int l, int b, int tid)
 
 		for (size_t q = 0; q < px; q++)
 			memcpy(z + q * g, bias, g * sizeof(float));
-		tr->k->conv_fwd(hgt, wid, L->cin, g, L->x + bt * px * L->cin, k, 0, z);
-		tr->k->conv_fwd(hgt, wid, f, g, hp, u, 0, z);
+		tr->k->conv_fwd(hgt, wid, L->cin, g, L->x + bt * px * L->cin, k, z);
+		tr->k->conv_fwd(hgt, wid, f, g, hp, u, z);
 		for (size_t q = 0; q < px; q++) {
 			const float *zq = z + q * g;
 
@@ -251,7 +256,7 @@ static void head_item(struct train *tr, int b, int tid, int backward)
 
 			if (!backward) {
 				tr->k->conv_fwd(hgt, wid, f, no, L->y + sbt * px * f,
-						k + ko, 0, lg);
+						k + ko, lg);
 				continue;
 			}
 			tr->k->conv_bwd_k(hgt, wid, f, no, L->y + sbt * px * f,
