@@ -80,8 +80,8 @@ lint:
 check:
 	scripts/check
 
-## the suites that need no VM and no kernel build: the loop after each
-## change (scripts/check --list shows which)
+## the suites that need no VM and no kernel build, a suite per CPU at
+## once: the loop after each change (scripts/check --list shows which)
 check-quick:
 	scripts/check --quick
 

@@ -112,6 +112,32 @@ check_cmd() {
 	rm -f "$tap_cc_out"
 }
 
+# The builds that several suites use, made once: navibench in the tree
+# (user/navibench, what the docs run), its test build NB_ASAN_DIR (ASan
+# and UBSan, -Werror and the test-only knobs, TESTING=1) and the GPU
+# plugins in the tree (hip/*.so, where hipcc exists), which the tree's
+# navibench loads. A suite calls nb_make_plain or nb_make_asan (a no-op
+# when the build is up to date); scripts/check runs shared_builds before
+# it runs suites side by side, so that no suite builds files that another
+# is building or loading.
+NB_ASAN_DIR="$TOP/build/asan"
+nb_make_plain() { make -s -C "$TOP/user" WERROR=1; }
+nb_make_asan() {
+	make -s -C "$TOP/user" O="$NB_ASAN_DIR" SANITIZE=address,undefined WERROR=1 TESTING=1
+}
+shared_builds_list() { echo "user/navibench, $NB_ASAN_DIR/navibench, hip/*.so"; }
+shared_builds() {
+	local pids=() p st=0
+
+	nb_make_plain & pids+=($!)
+	nb_make_asan & pids+=($!)
+	make -s -C "$TOP" hip & pids+=($!)
+	for p in "${pids[@]}"; do
+		wait "$p" || st=1
+	done
+	return "$st"
+}
+
 # engine_isa_flags avx2|avx512: the compile flags of the CPU backend's
 # kernel for that instruction set, as user/engine/engine.mk defines them.
 engine_isa_flags() {

@@ -166,16 +166,19 @@ readme_block() {
 	fi
 	[[ $mark == nogpu ]] && root="$tmp/readme-nogpu"
 	for i in "${!c_[@]}"; do
+		[[ -n ${README_NO_BENCH:-} ]] || break
+		if readme_whole_suite "${c_[i]%:*}" "$mark"; then
+			skipped "$doc block $b (line ${c_[0]##*:}): ${c_[i]%:*}" \
+				"the benchmark's whole suite on the CPU (a minute or more); README_NO_BENCH is set (make check-quick): make check runs it"
+			return
+		fi
+	done
+	for i in "${!c_[@]}"; do
 		cmd=${c_[i]%:*} ln=${c_[i]##*:} want=${w_[i]}
 		[[ $kind == transcript ]] && cmd=${cmd%; echo \$?}
 		if [[ -z $want ]]; then
 			want=$(sed -nE 's/.* # .*\<exits? ([0-9]+)\>.*/\1/p' <<<"$cmd")
 			want=${want:-0}
-		fi
-		if [[ -n ${README_NO_BENCH:-} && $cmd == 'user/navibench --device 0' ]]; then
-			skipped "$doc line $ln: $cmd and its sample output" \
-				"the whole benchmark (minutes); README_NO_BENCH is set (make check-quick): make check runs it"
-			continue
 		fi
 		server=0
 		[[ $cmd =~ ^(user/)?navibench\ exporter && $cmd != *--textfile* ]] && server=1
@@ -191,6 +194,15 @@ readme_block() {
 				"$(cat "$tmp/readme-skel.diff"); paste the output of $cmd (< README, > this build)"
 		fi
 	done
+}
+
+# readme_whole_suite CMD MARK: CMD runs the benchmark's whole suite on
+# the CPU: a run (or the main job) on the CPU device, on every device, or
+# on device 0 of a machine without a GPU (MARK nogpu), without --tests.
+readme_whole_suite() {
+	[[ $1 =~ ^(user/)?navibench\ (run\ )?--device[\ =]([^ ]+) ]] || return 1
+	[[ $1 != *--tests* ]] &&
+		[[ ${BASH_REMATCH[3]} == cpu || ${BASH_REMATCH[3]} == all || $2 == nogpu ]]
 }
 
 # readme_sandbox SERVER CMD: bash -c CMD in the namespaces described above;

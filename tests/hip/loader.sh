@@ -83,7 +83,7 @@ ldcheck() {
 
 # ---- build ----
 loader_build() {
-	check_cmd "loader: navibench builds (-Werror)" make -s -C "$TOP/user" WERROR=1
+	check_cmd "loader: navibench builds (-Werror)" nb_make_plain
 	check_cmd "loader: the CPU backend for the test plugins" ld_engine
 	check_cmd "loader: test plugin (devices from NBFAKE_DEVICES)" ld_plugin ok --
 	check_cmd "loader: test plugin whose runtime is missing" ld_norun
