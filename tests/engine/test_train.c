@@ -39,6 +39,59 @@ struct problem {
 	struct nb_weights *w;
 };
 
+/*
+ * The gate arithmetic's tanh (cpu_gates.h) of instruction set k against
+ * the C library's in double: with the input gate open (hsig(zi) = 1), no
+ * previous cell state and the output gate open, gates_fwd gives c =
+ * tanh(zc) and h = tanh(c). f = 11 filters: whole and partial vectors on
+ * every instruction set. Inputs: a sweep of [-20, 20], the polynomial's
+ * bound 0.625, tiny and saturating values.
+ */
+#define GATES_F 11
+#define GATES_TOL 1e-6	/* relative, or absolute below 1: a few float ulp */
+
+static void check_gates_tanh(const struct nb_cpu_kernels *k)
+{
+	static const float special[] = { 0.0f, 1e-7f, 0.6249999f, 0.625f, 0.6250001f,
+					 1.0f, 9.0f, 40.0f, 88.0f, 1e4f };
+	enum { NSWEEP = 4001, NSPEC = 2 * sizeof(special) / sizeof(special[0]) };
+	size_t px = (NSWEEP + NSPEC + GATES_F - 1) / GATES_F, n = px * GATES_F;
+	float *z = calloc(px * 4 * GATES_F, sizeof(float));
+	float *cp = calloc(n, sizeof(float)), *c = calloc(n, sizeof(float));
+	float *h = calloc(n, sizeof(float)), *in = calloc(n, sizeof(float));
+	double worst = 0;
+	float at = 0;
+
+	for (size_t e = 0; e < n; e++) {
+		size_t q = e / GATES_F, j = e % GATES_F;
+
+		in[e] = e < NSWEEP ? -20.0f + 40.0f * (float)e / (NSWEEP - 1) :
+			e < NSWEEP + NSPEC ? (e % 2 ? -1 : 1) * special[(e - NSWEEP) / 2] : 0.5f;
+		z[q * 4 * GATES_F + j] = 3.0f;			/* input gate: 1 */
+		z[q * 4 * GATES_F + 2 * GATES_F + j] = in[e];
+		z[q * 4 * GATES_F + 3 * GATES_F + j] = 3.0f;	/* output gate: 1 */
+	}
+	k->gates_fwd(px, GATES_F, z, cp, c, h);
+	for (size_t e = 0; e < n; e++) {
+		double t = tanh(in[e]), tt = tanh((double)c[e]);
+		double err = fmax(fabs(c[e] - t) / fmax(fabs(t), 1e-30),
+				  fabs(h[e] - tt) / fmax(fabs(tt), 1e-30));
+
+		if (err > worst || isnan(err)) {
+			worst = isnan(err) ? INFINITY : err;
+			at = in[e];
+		}
+	}
+	tap(worst <= GATES_TOL,
+	    "%s: the gates' tanh of %zu inputs in [-20, 20] and at 0, 1e-7, 0.625, 9, 40, 88, 1e4 (both signs) against libm's in double: worst relative error %.2e at %g (tolerance %.0e)",
+	    k->isa, n, worst, at, GATES_TOL);
+	free(z);
+	free(cp);
+	free(c);
+	free(h);
+	free(in);
+}
+
 /* random weights with BN away from the identity, random input and target */
 static void problem_make(struct problem *pb, struct nb_model m, int batch,
 			 int frames, uint64_t seed)
@@ -304,6 +357,9 @@ int main(void)
 		tap_skip("this CPU has no AVX2 and FMA", "the training step on avx2");
 	isas[nisa++] = "generic";
 	for (int i = 0; i < nisa; i++) {
+		check_gates_tanh(!strcmp(isas[i], "avx512") ? &nb_cpu_kernels_avx512 :
+				 !strcmp(isas[i], "avx2") ? &nb_cpu_kernels_avx2 :
+				 &nb_cpu_kernels_generic);
 		check_cpu(mono8, 3, 5, 2, isas[i], NB_FAULT_NONE, what_m);
 		check_cpu(color8, 2, 4, 2, isas[i], NB_FAULT_NONE, what_c);
 	}

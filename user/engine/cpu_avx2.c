@@ -19,6 +19,7 @@
 #define NB_CONV_VLEN 8
 #define NB_CONV_BLOCK 6		/* 6 x 2 accumulators of 16 ymm */
 #include "engine/cpu_conv.h"
+#include "engine/cpu_gates.h"
 #include "engine/vmath_avx2.h"
 
 #define NMAX 6
@@ -195,5 +196,7 @@ const struct nb_cpu_kernels nb_cpu_kernels_avx2 = {
 	.fma_loop = fma_loop,
 	.conv_fwd = conv_fwd,
 	.conv_bwd_k = conv_bwd_k,
+	.gates_fwd = gates_fwd,
+	.gates_bwd = gates_bwd,
 	.triad = triad,
 };

@@ -19,6 +19,7 @@
 #define NB_CONV_VLEN 16
 #define NB_CONV_BLOCK 12		/* 12 x 2 accumulators of 32 zmm */
 #include "engine/cpu_conv.h"
+#include "engine/cpu_gates.h"
 
 /*
  * tanh as a rational function of degree 13 / 6 on [-7.9988, 7.9988] (the
@@ -268,5 +269,7 @@ const struct nb_cpu_kernels nb_cpu_kernels_avx512 = {
 	.fma_loop = fma_loop,
 	.conv_fwd = conv_fwd,
 	.conv_bwd_k = conv_bwd_k,
+	.gates_fwd = gates_fwd,
+	.gates_bwd = gates_bwd,
 	.triad = triad,
 };

@@ -10,6 +10,7 @@
 #define NB_CONV_VLEN 4		/* SSE2, x86-64's baseline */
 #define NB_CONV_BLOCK 4		/* 4 x 2 accumulators of 16 xmm */
 #include "engine/cpu_conv.h"
+#include "engine/cpu_gates.h"
 
 #define NMAX 4
 
@@ -128,5 +129,7 @@ const struct nb_cpu_kernels nb_cpu_kernels_generic = {
 	.fma_loop = fma_loop,
 	.conv_fwd = conv_fwd,
 	.conv_bwd_k = conv_bwd_k,
+	.gates_fwd = gates_fwd,
+	.gates_bwd = gates_bwd,
 	.triad = triad,
 };

@@ -65,6 +65,17 @@ struct nb_cpu_kernels {
 			 const float *k, float *z);
 	void (*conv_bwd_k)(int hgt, int wid, int cin, int cout,
 			   const float *x, const float *dz, float *dk);
+	/*
+	 * The training step's gate arithmetic for px pixels of f filters
+	 * (cpu_gates.h): the cell forward, z (px,4f) and cp to c and h; the
+	 * cell backward, to dz (px,4f), added to dbias, and dc_next.
+	 */
+	void (*gates_fwd)(size_t px, int f, const float *z, const float *cp,
+			  float *c, float *h);
+	void (*gates_bwd)(size_t px, int f, const float *z, const float *c,
+			  const float *cp, const float *dho,
+			  const float *dh_rec, float *dc_next, float *dz,
+			  float *dbias);
 };
 
 extern const struct nb_cpu_kernels nb_cpu_kernels_avx512;

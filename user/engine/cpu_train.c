@@ -67,18 +67,6 @@ struct train {
 	void (*phase)(struct train *tr, int l, int b, int tid);
 };
 
-static inline float hsig(float x)
-{
-	float y = 0.2f * x + 0.5f;
-
-	return y < 0 ? 0 : y > 1 ? 1 : y;
-}
-
-static inline float hsig_grad(float x)
-{
-	return x > -2.5f && x < 2.5f ? 0.2f : 0.0f;
-}
-
 /*
  * dx (H,W,cin) += the transposed convolution of dz (H,W,cout): the forward
  * convolution from cout to cin channels with kt (transpose_kernel()).
@@ -155,17 +143,7 @@ static void ph_layer_forward(struct train *tr, int l, int b, int tid)
 			memcpy(z + q * g, bias, g * sizeof(float));
 		tr->k->conv_fwd(hgt, wid, L->cin, g, L->x + bt * px * L->cin, k, z);
 		tr->k->conv_fwd(hgt, wid, f, g, hp, u, z);
-		for (size_t q = 0; q < px; q++) {
-			const float *zq = z + q * g;
-
-			for (int j = 0; j < f; j++) {
-				float cn = hsig(zq[f + j]) * cp[q * f + j] +
-					hsig(zq[j]) * tanhf(zq[2 * f + j]);
-
-				c[q * f + j] = cn;
-				h[q * f + j] = hsig(zq[3 * f + j]) * tanhf(cn);
-			}
-		}
+		tr->k->gates_fwd(px, f, z, cp, c, h);
 	}
 }
 
@@ -358,27 +336,7 @@ static void ph_layer_backward(struct train *tr, int l, int b, int tid)
 		const float *cp = t ? c - px * f : zero;
 		const float *dho = L->dh + bt * px * f;
 
-		for (size_t q = 0; q < px; q++) {
-			const float *zq = z + q * g;
-			float *dzq = dz + q * g;
-
-			for (int j = 0; j < f; j++) {
-				size_t e = q * f + j;
-				float ig = hsig(zq[j]), fg = hsig(zq[f + j]);
-				float cc = tanhf(zq[2 * f + j]), og = hsig(zq[3 * f + j]);
-				float tc = tanhf(c[e]);
-				float dh = dho[e] + dh_rec[e];
-				float dc = dc_next[e] + dh * og * (1 - tc * tc);
-
-				dzq[j] = dc * cc * hsig_grad(zq[j]);
-				dzq[f + j] = dc * cp[e] * hsig_grad(zq[f + j]);
-				dzq[2 * f + j] = dc * ig * (1 - cc * cc);
-				dzq[3 * f + j] = dh * tc * hsig_grad(zq[3 * f + j]);
-				dc_next[e] = dc * fg;
-			}
-			for (int o = 0; o < g; o++)
-				dbias[o] += dzq[o];
-		}
+		tr->k->gates_bwd(px, f, z, c, cp, dho, dh_rec, dc_next, dz, dbias);
 		tr->k->conv_bwd_k(hgt, wid, cin, g, L->x + bt * px * cin, dz, dk);
 		if (L->dx)
 			conv_bwd_x(tr->k, hgt, wid, cin, g, L->kt, dz,
