@@ -135,6 +135,8 @@ const struct gt_asic *gt_asic_lookup(u16 vendor_id, u16 device_id, u8 revision);
  * @driver: name of the driver bound to the device
  * @pcie_speed: PCIe link speed, e.g. "16.0 GT/s"
  * @pcie_width: PCIe link width in lanes
+ * @pcie_max_speed: the device's highest PCIe link speed, e.g. "16.0 GT/s"
+ * @pcie_max_width: the device's widest PCIe link, in lanes
  *
  * Filled by the source's fill_info(); a number 0 or a NULL string means
  * "not known" and is printed as "unavailable".
@@ -157,6 +159,8 @@ struct gt_info {
 	const char *driver;
 	const char *pcie_speed;
 	u32 pcie_width;
+	const char *pcie_max_speed;
+	u32 pcie_max_width;
 };
 
 /**

@@ -60,6 +60,8 @@
  * @fan_max: fan speed at temp_max, in rpm
  * @pcie_speed: PCIe link speed
  * @pcie_width: PCIe link width in lanes
+ * @pcie_max_speed: the device's highest PCIe link speed
+ * @pcie_max_width: the device's widest PCIe link, in lanes
  * @sensors: bit (1 << enum gt_sensor) per reading the GPU has
  */
 struct gt_sim_profile {
@@ -88,6 +90,8 @@ struct gt_sim_profile {
 	u32 fan_max;
 	const char *pcie_speed;
 	u32 pcie_width;
+	const char *pcie_max_speed;
+	u32 pcie_max_width;
 	u32 sensors;
 };
 
@@ -132,6 +136,8 @@ static const struct gt_sim_profile gt_sim_profiles[] = {
 		.fan_max = 2400,
 		.pcie_speed = "16.0 GT/s",
 		.pcie_width = 8,
+		.pcie_max_speed = "16.0 GT/s",
+		.pcie_max_width = 8,
 		.sensors = GT_SIM_DGPU_SENSORS,
 	},
 	{
@@ -160,6 +166,8 @@ static const struct gt_sim_profile gt_sim_profiles[] = {
 		.fan_max = 3200,
 		.pcie_speed = "16.0 GT/s",
 		.pcie_width = 16,
+		.pcie_max_speed = "16.0 GT/s",
+		.pcie_max_width = 16,
 		.sensors = GT_SIM_DGPU_SENSORS,
 	},
 	{
@@ -188,6 +196,8 @@ static const struct gt_sim_profile gt_sim_profiles[] = {
 		.fan_max = 3000,
 		.pcie_speed = "8.0 GT/s",
 		.pcie_width = 16,
+		.pcie_max_speed = "8.0 GT/s",
+		.pcie_max_width = 16,
 		/* Polaris' SMU reports no junction or memory temperature. */
 		.sensors = GT_SIM_DGPU_SENSORS & ~BIT(GT_S_TEMP_JUNCTION) & ~BIT(GT_S_TEMP_MEM),
 	},
@@ -341,6 +351,8 @@ static void gt_sim_fill_info(struct gt_device *gdev, struct gt_info *info)
 	info->driver = KBUILD_MODNAME;
 	info->pcie_speed = p->pcie_speed;
 	info->pcie_width = p->pcie_width;
+	info->pcie_max_speed = p->pcie_max_speed;
+	info->pcie_max_width = p->pcie_max_width;
 }
 
 /* load */

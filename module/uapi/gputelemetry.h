@@ -149,6 +149,8 @@ enum gt_sensor {
 #define GT_INFO_STATE		"state"
 #define GT_INFO_PCIE_SPEED	"pcie_speed"
 #define GT_INFO_PCIE_WIDTH	"pcie_width"
+#define GT_INFO_PCIE_MAX_SPEED	"pcie_max_speed"
+#define GT_INFO_PCIE_MAX_WIDTH	"pcie_max_width"
 #define GT_INFO_INTERVAL	"interval_ms"
 
 /*
@@ -163,7 +165,7 @@ enum gt_sensor {
 	X(MARKETING_NAME) X(CU_FULL) X(CU_ACTIVE) X(CU_SOURCE)		\
 	X(VRAM_TYPE) X(VRAM_WIDTH) X(VRAM_SIZE) X(SCLK_MAX) X(MCLK_MAX)	\
 	X(DRIVER) X(SOURCE) X(STATE) X(PCIE_SPEED) X(PCIE_WIDTH)	\
-	X(INTERVAL)
+	X(PCIE_MAX_SPEED) X(PCIE_MAX_WIDTH) X(INTERVAL)
 
 #define GT_INFO_KEY_ENUM(id) GT_I_##id,
 enum gt_info_key {

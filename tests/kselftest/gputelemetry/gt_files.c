@@ -103,6 +103,7 @@ FIXTURE_VARIANT(dev) {
 	const char *profile, *device_id, *revision, *marketing, *gfx;
 	const char *cu_full, *cu_active, *vram_type, *vram_width, *vram_size;
 	const char *sclk_max, *mclk_max, *pcie_speed, *pcie_width;
+	const char *pcie_max_speed, *pcie_max_width;
 	long long vram_total;
 	unsigned int lacks;	/* bit per reading the profile does not have */
 };
@@ -114,6 +115,7 @@ FIXTURE_VARIANT_ADD(dev, navi14_id0) {
 	.cu_active = "22", .vram_type = "GDDR6", .vram_width = "128",
 	.vram_size = "4294967296", .sclk_max = "1845", .mclk_max = "875",
 	.pcie_speed = "16.0 GT/s", .pcie_width = "8", .vram_total = 4294967296LL,
+	.pcie_max_speed = "16.0 GT/s", .pcie_max_width = "8",
 	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_INPUT,
 };
 FIXTURE_VARIANT_ADD(dev, navi10_id255) {
@@ -122,6 +124,7 @@ FIXTURE_VARIANT_ADD(dev, navi10_id255) {
 	.cu_active = "40", .vram_type = "GDDR6", .vram_width = "256",
 	.vram_size = "8589934592", .sclk_max = "2100", .mclk_max = "875",
 	.pcie_speed = "16.0 GT/s", .pcie_width = "16", .vram_total = 8589934592LL,
+	.pcie_max_speed = "16.0 GT/s", .pcie_max_width = "16",
 	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_INPUT,
 };
 FIXTURE_VARIANT_ADD(dev, polaris10_id17) {
@@ -130,6 +133,7 @@ FIXTURE_VARIANT_ADD(dev, polaris10_id17) {
 	.cu_active = "36", .vram_type = "GDDR5", .vram_width = "256",
 	.vram_size = "8589934592", .sclk_max = "1340", .mclk_max = "2000",
 	.pcie_speed = "8.0 GT/s", .pcie_width = "16", .vram_total = 8589934592LL,
+	.pcie_max_speed = "8.0 GT/s", .pcie_max_width = "16",
 	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_INPUT | 1u << GT_S_TEMP_JUNCTION |
 		 1u << GT_S_TEMP_MEM,
 };
@@ -212,6 +216,8 @@ TEST_F(dev, info)
 		[GT_I_STATE] = GT_STATE_ACTIVE,
 		[GT_I_PCIE_SPEED] = variant->pcie_speed,
 		[GT_I_PCIE_WIDTH] = variant->pcie_width,
+		[GT_I_PCIE_MAX_SPEED] = variant->pcie_max_speed,
+		[GT_I_PCIE_MAX_WIDTH] = variant->pcie_max_width,
 		[GT_I_INTERVAL] = ival,
 	};
 	const size_t nkeys = ARRAY_SIZE(keys);
@@ -250,9 +256,11 @@ TEST_F(dev, info)
 
 			EXPECT_EQ(1, sscanf(v, "0x%4x%c", &x, &tail)) TH_LOG("%s", lines[i]);
 			EXPECT_EQ(6u, strlen(v)) TH_LOG("%s", lines[i]);
-		} else if (!strcmp(keys[i], GT_INFO_MCLK_MAX) || !strcmp(keys[i], GT_INFO_PCIE_WIDTH)) {
+		} else if (!strcmp(keys[i], GT_INFO_MCLK_MAX) || !strcmp(keys[i], GT_INFO_PCIE_WIDTH) ||
+			   !strcmp(keys[i], GT_INFO_PCIE_MAX_WIDTH)) {
 			EXPECT_TRUE(gt_is_int(v) && atoll(v) > 0) TH_LOG("%s", lines[i]);
-		} else if (!strcmp(keys[i], GT_INFO_PCIE_SPEED)) {
+		} else if (!strcmp(keys[i], GT_INFO_PCIE_SPEED) ||
+			   !strcmp(keys[i], GT_INFO_PCIE_MAX_SPEED)) {
 			double gts;
 			char unit[16];
 
