@@ -42,6 +42,7 @@
 #define _GPUTELEMETRY_H
 
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -86,6 +87,13 @@ struct gt_sample {
 	u32 valid;
 	s64 val[GT_S_COUNT];
 };
+
+/*
+ * A bit per reading (1 << enum gt_sensor) is a u32 wherever readings are
+ * masks (@valid, fail_sensors, the simulated profiles): GT_SENSORS holds
+ * at most 32 rows.
+ */
+static_assert(GT_S_COUNT <= 32, "GT_SENSORS: more rows than bits of a u32 mask");
 
 static inline bool gt_sample_has(const struct gt_sample *s, enum gt_sensor id)
 {

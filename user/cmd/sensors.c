@@ -303,21 +303,20 @@ static void throttle_readings(struct nb_print *p, const struct nb_sensor_dev *d,
 
 
 /*
- * amdgpu's readings beside GT_SENSORS (sources/gauges.h, NB_EXTRAS). None
- * is read while the GPU sleeps, the PCIe link included; missing, with
- * why, on other devices.
+ * The PCIe link, beside GT_SENSORS (sources/gauges.h, NB_EXTRAS): an
+ * amdgpu device's from sysfs, asleep or not (reading it does not wake the
+ * GPU), a simulated GPU's from the module; missing, with why, elsewhere.
  */
 static void extra_readings(struct nb_print *p, const struct nb_sensor_dev *d)
 {
 	struct nb_extra_reading r[NB_X_COUNT];
 
-	nb_extras_read(d, false, r);
+	nb_extras_read(d->e, r);
 	for (int i = 0; i < NB_X_COUNT; i++) {
 		const struct nb_extra_def *x = &nb_extra_defs[i];
 		struct nb_value v = { .key = x->key, .unit = x->unit, .kind = NB_KIND_GAUGE,
 				      .type = NB_V_MISSING, .why = r[i].why,
 				      .source = r[i].source };
-		char text[48];
 
 		if (r[i].valid && !x->div) {
 			v.type = NB_V_DBL;
@@ -327,12 +326,6 @@ static void extra_readings(struct nb_print *p, const struct nb_sensor_dev *d)
 			v.type = NB_V_INT;
 			v.i = r[i].i;
 		}
-		if (v.type == NB_V_INT && !strcmp(x->unit, "mC"))
-			snprintf(text, sizeof(text), "%.1f C", (double)v.i / 1000), v.text = text;
-		else if (v.type == NB_V_INT && !strcmp(x->unit, "mW"))
-			snprintf(text, sizeof(text), "%.1f W", (double)v.i / 1000), v.text = text;
-		else if (v.type == NB_V_INT && !strcmp(x->unit, "B"))
-			nb_fmt_bytes(text, sizeof(text), (uint64_t)v.i), v.text = text;
 		nb_reading(p, &v);
 	}
 }
