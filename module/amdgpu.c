@@ -330,13 +330,14 @@ static const char * const gt_pcie_speeds[] = {
 	"2.5 GT/s", "5.0 GT/s", "8.0 GT/s", "16.0 GT/s", "32.0 GT/s", "64.0 GT/s",
 };
 
-static const char *gt_pcie_speed(const char *dir)
+/* The speed of @file, current_link_speed or max_link_speed, or NULL. */
+static const char *gt_pcie_speed(const char *dir, const char *file)
 {
 	char buf[32];
 	ssize_t len;
 	size_t i;
 
-	len = gt_sysfs_read(dir, "current_link_speed", buf, sizeof(buf) - 1);
+	len = gt_sysfs_read(dir, file, buf, sizeof(buf) - 1);
 	if (len <= 0)
 		return NULL;
 	buf[len] = '\0';
@@ -346,10 +347,21 @@ static const char *gt_pcie_speed(const char *dir)
 	return NULL;
 }
 
+/* The width of @file, current_link_width or max_link_width, or 0. */
+static u32 gt_pcie_width(const char *dir, const char *file)
+{
+	s64 v;
+
+	if (gt_sysfs_read_s64(dir, file, &v) || v <= 0 || v > 32)
+		return 0;
+	return v;
+}
+
 /**
  * gt_amdgpu_fill_info() - what amdgpu tells of a device beside its PCI identity
  * @gdev: a PCI device (src_priv is a struct gt_pci_gpu)
- * @info: filled: active CUs, VRAM size, PCIe link (pci.c fills the rest)
+ * @info: filled: active CUs, VRAM size, PCIe link now and at most (pci.c
+ *	fills the rest)
  */
 void gt_amdgpu_fill_info(struct gt_device *gdev, struct gt_info *info)
 {
@@ -371,9 +383,10 @@ void gt_amdgpu_fill_info(struct gt_device *gdev, struct gt_info *info)
 	info->cu_source = gpu->cu_source;
 	if (!gt_sysfs_read_s64(gpu->dir, "mem_info_vram_total", &v) && v > 0)
 		info->vram_size = v;
-	if (!gt_sysfs_read_s64(gpu->dir, "current_link_width", &v) && v > 0 && v <= 32)
-		info->pcie_width = v;
-	info->pcie_speed = gt_pcie_speed(gpu->dir);
+	info->pcie_speed = gt_pcie_speed(gpu->dir, "current_link_speed");
+	info->pcie_width = gt_pcie_width(gpu->dir, "current_link_width");
+	info->pcie_max_speed = gt_pcie_speed(gpu->dir, "max_link_speed");
+	info->pcie_max_width = gt_pcie_width(gpu->dir, "max_link_width");
 	gt_pm_put(dev, &ref);
 }
 

@@ -412,6 +412,12 @@ static void gt_info_line(struct seq_file *m, const struct gt_info_text *t,
 	case GT_I_PCIE_WIDTH:
 		gt_kv_u64(m, key, info->pcie_width);
 		break;
+	case GT_I_PCIE_MAX_SPEED:
+		gt_kv_str(m, key, info->pcie_max_speed);
+		break;
+	case GT_I_PCIE_MAX_WIDTH:
+		gt_kv_u64(m, key, info->pcie_max_width);
+		break;
 	case GT_I_INTERVAL:
 		gt_kv_u64(m, key, gt_sampler_interval(&t->gdev->sampler));
 		break;

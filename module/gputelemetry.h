@@ -42,6 +42,7 @@
 #define _GPUTELEMETRY_H
 
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -86,6 +87,13 @@ struct gt_sample {
 	u32 valid;
 	s64 val[GT_S_COUNT];
 };
+
+/*
+ * A bit per reading (1 << enum gt_sensor) is a u32 wherever readings are
+ * masks (@valid, fail_sensors, the simulated profiles): GT_SENSORS holds
+ * at most 32 rows.
+ */
+static_assert(GT_S_COUNT <= 32, "GT_SENSORS: more rows than bits of a u32 mask");
 
 static inline bool gt_sample_has(const struct gt_sample *s, enum gt_sensor id)
 {
@@ -135,6 +143,8 @@ const struct gt_asic *gt_asic_lookup(u16 vendor_id, u16 device_id, u8 revision);
  * @driver: name of the driver bound to the device
  * @pcie_speed: PCIe link speed, e.g. "16.0 GT/s"
  * @pcie_width: PCIe link width in lanes
+ * @pcie_max_speed: the device's highest PCIe link speed, e.g. "16.0 GT/s"
+ * @pcie_max_width: the device's widest PCIe link, in lanes
  *
  * Filled by the source's fill_info(); a number 0 or a NULL string means
  * "not known" and is printed as "unavailable".
@@ -157,6 +167,8 @@ struct gt_info {
 	const char *driver;
 	const char *pcie_speed;
 	u32 pcie_width;
+	const char *pcie_max_speed;
+	u32 pcie_max_width;
 };
 
 /**

@@ -58,8 +58,14 @@
  * @temp_max: edge temperature settled at load 100, in mC
  * @fan_min: fan speed at temp_idle, in rpm
  * @fan_max: fan speed at temp_max, in rpm
+ * @temp_crit: critical temperature of the edge, junction and memory
+ *	sensors, in mC (amdgpu's temp1..3_crit)
+ * @power_cap: power cap in force, the board's default, in mW
+ * @power_cap_max: highest power cap allowed, in mW (the lowest is 0)
  * @pcie_speed: PCIe link speed
  * @pcie_width: PCIe link width in lanes
+ * @pcie_max_speed: the device's highest PCIe link speed
+ * @pcie_max_width: the device's widest PCIe link, in lanes
  * @sensors: bit (1 << enum gt_sensor) per reading the GPU has
  */
 struct gt_sim_profile {
@@ -86,24 +92,42 @@ struct gt_sim_profile {
 	s32 temp_max;
 	u32 fan_min;
 	u32 fan_max;
+	s32 temp_crit[3];
+	u32 power_cap;
+	u32 power_cap_max;
 	const char *pcie_speed;
 	u32 pcie_width;
+	const char *pcie_max_speed;
+	u32 pcie_max_width;
 	u32 sensors;
 };
 
 /*
  * The discrete GPUs simulated here: every reading gt_sim_read() makes a
- * waveform for but vddnb, which only APUs have; not power_input, which
- * their firmware lacks (amdgpu shows their SMU's average power only). A
- * reading added to GT_SENSORS is missing on simulated GPUs until it gets
- * a waveform and a bit here.
+ * value for but vddnb, which only APUs have, and power_input, which Navi
+ * 1x firmware lacks (amdgpu shows their SMU's average power only; the
+ * Polaris profile swaps the two, below). A reading added to GT_SENSORS is
+ * missing on simulated GPUs until it gets a value and a bit here.
  */
 #define GT_SIM_DGPU_SENSORS	(BIT(GT_S_TEMP_EDGE) | BIT(GT_S_TEMP_JUNCTION) | \
 				 BIT(GT_S_TEMP_MEM) | BIT(GT_S_SCLK) | BIT(GT_S_MCLK) | \
 				 BIT(GT_S_POWER_AVG) | BIT(GT_S_VDDGFX) | BIT(GT_S_FAN) | \
 				 BIT(GT_S_FAN_PWM) | BIT(GT_S_GPU_BUSY) | \
 				 BIT(GT_S_MEM_BUSY) | BIT(GT_S_VRAM_USED) | \
-				 BIT(GT_S_VRAM_TOTAL))
+				 BIT(GT_S_VRAM_TOTAL) | BIT(GT_S_TEMP_EDGE_CRIT) | \
+				 BIT(GT_S_TEMP_JUNCTION_CRIT) | BIT(GT_S_TEMP_MEM_CRIT) | \
+				 BIT(GT_S_POWER_CAP) | BIT(GT_S_POWER_CAP_DEFAULT) | \
+				 BIT(GT_S_POWER_CAP_MIN) | BIT(GT_S_POWER_CAP_MAX) | \
+				 BIT(GT_S_GTT_USED) | BIT(GT_S_GTT_TOTAL))
+
+/*
+ * GTT, system memory the GPU maps: its size is the host's (amdgpu makes it
+ * three quarters of system memory by default, here a host of 10.7 GiB),
+ * its use follows the load, as VRAM's does.
+ */
+#define GT_SIM_GTT_TOTAL	SZ_8G
+#define GT_SIM_GTT_USED_IDLE	SZ_16M
+#define GT_SIM_GTT_USED_MAX	SZ_1G
 
 static const struct gt_sim_profile gt_sim_profiles[] = {
 	{
@@ -130,8 +154,13 @@ static const struct gt_sim_profile gt_sim_profiles[] = {
 		.temp_max = 78000,
 		.fan_min = 700,
 		.fan_max = 2400,
+		.temp_crit = { 100000, 110000, 105000 },
+		.power_cap = 130000,
+		.power_cap_max = 156000,
 		.pcie_speed = "16.0 GT/s",
 		.pcie_width = 8,
+		.pcie_max_speed = "16.0 GT/s",
+		.pcie_max_width = 8,
 		.sensors = GT_SIM_DGPU_SENSORS,
 	},
 	{
@@ -158,8 +187,13 @@ static const struct gt_sim_profile gt_sim_profiles[] = {
 		.temp_max = 82000,
 		.fan_min = 800,
 		.fan_max = 3200,
+		.temp_crit = { 100000, 110000, 105000 },
+		.power_cap = 225000,
+		.power_cap_max = 270000,
 		.pcie_speed = "16.0 GT/s",
 		.pcie_width = 16,
+		.pcie_max_speed = "16.0 GT/s",
+		.pcie_max_width = 16,
 		.sensors = GT_SIM_DGPU_SENSORS,
 	},
 	{
@@ -186,10 +220,23 @@ static const struct gt_sim_profile gt_sim_profiles[] = {
 		.temp_max = 75000,
 		.fan_min = 900,
 		.fan_max = 3000,
+		.temp_crit = { 94000, 0, 0 },
+		.power_cap = 185000,
+		.power_cap_max = 222000,
 		.pcie_speed = "8.0 GT/s",
 		.pcie_width = 16,
-		/* Polaris' SMU reports no junction or memory temperature. */
-		.sensors = GT_SIM_DGPU_SENSORS & ~BIT(GT_S_TEMP_JUNCTION) & ~BIT(GT_S_TEMP_MEM),
+		.pcie_max_speed = "8.0 GT/s",
+		.pcie_max_width = 16,
+		/*
+		 * Polaris' SMU reports no junction or memory temperature, and
+		 * its power as the input power: power1_input, not
+		 * power1_average, from Linux 6.8 on ("drm/amdgpu: fix avg vs
+		 * input power reporting on smu7").
+		 */
+		.sensors = (GT_SIM_DGPU_SENSORS | BIT(GT_S_POWER_INPUT)) &
+			   ~(BIT(GT_S_TEMP_JUNCTION) | BIT(GT_S_TEMP_MEM) |
+			     BIT(GT_S_TEMP_JUNCTION_CRIT) | BIT(GT_S_TEMP_MEM_CRIT) |
+			     BIT(GT_S_POWER_AVG)),
 	},
 };
 
@@ -277,6 +324,23 @@ static s64 gt_sim_lerp(s64 lo, s64 hi, s64 num, s64 den)
 	return lo + div64_s64((hi - lo) * num, den);
 }
 
+/* The power input, the limits and GTT: the profile's, GTT use by @load. */
+static void gt_sim_limits(const struct gt_sim_profile *p, unsigned int load,
+			  struct gt_sample *s)
+{
+	/* Where the firmware has the input power, it is what the average is. */
+	s->val[GT_S_POWER_INPUT] = s->val[GT_S_POWER_AVG];
+	s->val[GT_S_TEMP_EDGE_CRIT] = p->temp_crit[0];
+	s->val[GT_S_TEMP_JUNCTION_CRIT] = p->temp_crit[1];
+	s->val[GT_S_TEMP_MEM_CRIT] = p->temp_crit[2];
+	s->val[GT_S_POWER_CAP] = p->power_cap;
+	s->val[GT_S_POWER_CAP_DEFAULT] = p->power_cap;
+	s->val[GT_S_POWER_CAP_MIN] = 0;
+	s->val[GT_S_POWER_CAP_MAX] = p->power_cap_max;
+	s->val[GT_S_GTT_USED] = gt_sim_lerp(GT_SIM_GTT_USED_IDLE, GT_SIM_GTT_USED_MAX, load, 100);
+	s->val[GT_S_GTT_TOTAL] = GT_SIM_GTT_TOTAL;
+}
+
 static int gt_sim_read(struct gt_device *gdev, struct gt_sample *s)
 {
 	struct gt_sim *sim = gdev->src_priv;
@@ -315,6 +379,7 @@ static int gt_sim_read(struct gt_device *gdev, struct gt_sample *s)
 	s->val[GT_S_MEM_BUSY] = load / 2;
 	s->val[GT_S_VRAM_USED] = gt_sim_lerp(p->vram_used_idle, p->vram_size / 2, load, 100);
 	s->val[GT_S_VRAM_TOTAL] = p->vram_size;
+	gt_sim_limits(p, load, s);
 	s->valid = p->sensors & ~fail;
 	return 0;
 }
@@ -341,6 +406,8 @@ static void gt_sim_fill_info(struct gt_device *gdev, struct gt_info *info)
 	info->driver = KBUILD_MODNAME;
 	info->pcie_speed = p->pcie_speed;
 	info->pcie_width = p->pcie_width;
+	info->pcie_max_speed = p->pcie_max_speed;
+	info->pcie_max_width = p->pcie_max_width;
 }
 
 /* load */
@@ -408,13 +475,16 @@ static int gt_sim_sensor_by_key(const char *key)
 	return -EINVAL;
 }
 
+/* Every key, each and a space after it: the longest set fail_sensors takes. */
+#define GT_SIM_KEY_SP(id, key, ...) key " "
+
 static ssize_t gt_sim_fail_write(struct file *file, const char __user *ubuf, size_t count,
 				 loff_t *ppos)
 {
 	struct seq_file *m = file->private_data;
 	struct gt_device *gdev = m->private;
 	struct gt_sim *sim = gdev->src_priv;
-	char buf[256], *cur, *key;
+	char buf[sizeof(GT_SENSORS(GT_SIM_KEY_SP))], *cur, *key;
 	u32 fail = 0;
 	int ret, id;
 

@@ -114,7 +114,30 @@
 	X(VRAM_USED, "vram_used", "B", PCI, "mem_info_vram_used", 1,	\
 	  0, 1, "vram_used", NULL, "VRAM in use.", 0)			\
 	X(VRAM_TOTAL, "vram_total", "B", PCI, "mem_info_vram_total", 1,	\
-	  0, 1, "vram_total", NULL, "VRAM size.", 0)
+	  0, 1, "vram_total", NULL, "VRAM size.", 0)			\
+	X(TEMP_EDGE_CRIT, "temp_edge_crit", "mC", HWMON, "temp1_crit", 1,	\
+	  0, 1, "temperature_critical", "edge",				\
+	  "Critical temperature of a sensor (edge, junction, mem), from hwmon's temp*_crit.", 1) \
+	X(TEMP_JUNCTION_CRIT, "temp_junction_crit", "mC", HWMON, "temp2_crit", 1, \
+	  0, 1, "temperature_critical", "junction", NULL, 1)		\
+	X(TEMP_MEM_CRIT, "temp_mem_crit", "mC", HWMON, "temp3_crit", 1,	\
+	  0, 1, "temperature_critical", "mem", NULL, 1)		\
+	X(POWER_CAP, "power_cap", "mW", HWMON, "power1_cap", 1000,		\
+	  0, 1, "power_cap", NULL, "Power cap in force (hwmon's power1_cap).", 1) \
+	X(POWER_CAP_DEFAULT, "power_cap_default", "mW", HWMON,		\
+	  "power1_cap_default", 1000, 0, 1, "power_cap_default", NULL,	\
+	  "Default power cap (power1_cap_default).", 1)			\
+	X(POWER_CAP_MIN, "power_cap_min", "mW", HWMON, "power1_cap_min", 1000, \
+	  0, 1, "power_cap_min", NULL,					\
+	  "Lowest power cap allowed (power1_cap_min).", 1)		\
+	X(POWER_CAP_MAX, "power_cap_max", "mW", HWMON, "power1_cap_max", 1000, \
+	  0, 1, "power_cap_max", NULL,					\
+	  "Highest power cap allowed (power1_cap_max).", 1)		\
+	X(GTT_USED, "gtt_used", "B", PCI, "mem_info_gtt_used", 1,		\
+	  0, 1, "gtt_used", NULL,					\
+	  "GTT (system memory mapped for the GPU) in use.", 0)		\
+	X(GTT_TOTAL, "gtt_total", "B", PCI, "mem_info_gtt_total", 1,	\
+	  0, 1, "gtt_total", NULL, "GTT size.", 0)
 
 #define GT_SENSOR_ENUM(id, ...) GT_S_##id,
 enum gt_sensor {
@@ -149,6 +172,8 @@ enum gt_sensor {
 #define GT_INFO_STATE		"state"
 #define GT_INFO_PCIE_SPEED	"pcie_speed"
 #define GT_INFO_PCIE_WIDTH	"pcie_width"
+#define GT_INFO_PCIE_MAX_SPEED	"pcie_max_speed"
+#define GT_INFO_PCIE_MAX_WIDTH	"pcie_max_width"
 #define GT_INFO_INTERVAL	"interval_ms"
 
 /*
@@ -163,7 +188,7 @@ enum gt_sensor {
 	X(MARKETING_NAME) X(CU_FULL) X(CU_ACTIVE) X(CU_SOURCE)		\
 	X(VRAM_TYPE) X(VRAM_WIDTH) X(VRAM_SIZE) X(SCLK_MAX) X(MCLK_MAX)	\
 	X(DRIVER) X(SOURCE) X(STATE) X(PCIE_SPEED) X(PCIE_WIDTH)	\
-	X(INTERVAL)
+	X(PCIE_MAX_SPEED) X(PCIE_MAX_WIDTH) X(INTERVAL)
 
 #define GT_INFO_KEY_ENUM(id) GT_I_##id,
 enum gt_info_key {

@@ -46,8 +46,11 @@
  *   and ``power1_input`` in microwatts; ``in0_input`` (vddgfx) and
  *   ``in1_input`` (vddnb) in millivolts with ``in*_label``; ``fan1_input``
  *   in RPM; ``pwm1`` (0..255, the fan duty under automatic control);
+ *   ``temp1_crit`` / ``temp2_crit`` / ``temp3_crit``; ``power1_cap``,
+ *   ``power1_cap_default``, ``power1_cap_min``, ``power1_cap_max`` (uW);
  * - on the PCI device itself: ``gpu_busy_percent``, ``mem_busy_percent``,
- *   ``mem_info_vram_total`` and ``mem_info_vram_used`` (bytes), and
+ *   ``mem_info_vram_total``, ``mem_info_vram_used``, ``mem_info_gtt_total``
+ *   and ``mem_info_gtt_used`` (bytes), and
  *   ``gpu_metrics``, a regular device attribute whose read returns the raw
  *   bytes of a struct gpu_metrics_v*_* (see gt_test_blobs.c).
  *
@@ -162,6 +165,16 @@ static const struct gtt_val_desc gtt_vals[GTT_V_NR] = {
 	[GTT_V_MM_BUSY] = { "mm_busy_percent", "percent", 0, 100, 5 },
 	[GTT_V_VRAM_TOTAL] = { "vram_total", "bytes", 0, S64_MAX, 4294967296LL },
 	[GTT_V_VRAM_USED] = { "vram_used", "bytes", 0, S64_MAX, 536870912 },
+	[GTT_V_TEMP_EDGE_CRIT] = { "temp_edge_crit", "millidegrees C", -273150, 1000000, 100000 },
+	[GTT_V_TEMP_JUNCTION_CRIT] = { "temp_junction_crit", "millidegrees C", -273150, 1000000,
+				       110000 },
+	[GTT_V_TEMP_MEM_CRIT] = { "temp_mem_crit", "millidegrees C", -273150, 1000000, 105000 },
+	[GTT_V_POWER_CAP] = { "power_cap", "microwatts", 0, U32_MAX, 135000000 },
+	[GTT_V_POWER_CAP_DEFAULT] = { "power_cap_default", "microwatts", 0, U32_MAX, 135000000 },
+	[GTT_V_POWER_CAP_MIN] = { "power_cap_min", "microwatts", 0, U32_MAX, 0 },
+	[GTT_V_POWER_CAP_MAX] = { "power_cap_max", "microwatts", 0, U32_MAX, 162000000 },
+	[GTT_V_GTT_TOTAL] = { "gtt_total", "bytes", 0, S64_MAX, 8589934592LL },
+	[GTT_V_GTT_USED] = { "gtt_used", "bytes", 0, S64_MAX, 25165824 },
 	[GTT_V_ENERGY] = { "energy_accumulator", "raw counter", 0, S64_MAX, 123456789 },
 	[GTT_V_THROTTLE] = { "throttle_status", "bit mask", 0, U32_MAX, 0 },
 	[GTT_V_INDEP_THROTTLE] = { "indep_throttle_status", "bit mask", 0, S64_MAX, 0 },
@@ -202,6 +215,15 @@ enum gtt_attr_id {
 	GTT_A_VRAM_TOTAL,
 	GTT_A_VRAM_USED,
 	GTT_A_GPU_METRICS,
+	GTT_A_TEMP1_CRIT,
+	GTT_A_TEMP2_CRIT,
+	GTT_A_TEMP3_CRIT,
+	GTT_A_POWER1_CAP,
+	GTT_A_POWER1_CAP_DEFAULT,
+	GTT_A_POWER1_CAP_MIN,
+	GTT_A_POWER1_CAP_MAX,
+	GTT_A_GTT_TOTAL,
+	GTT_A_GTT_USED,
 	GTT_A_NR
 };
 
@@ -236,6 +258,17 @@ static const struct gtt_attr_info gtt_attrs[GTT_A_NR] = {
 	[GTT_A_VRAM_TOTAL] = { "mem_info_vram_total", NULL, GTT_V_VRAM_TOTAL, false },
 	[GTT_A_VRAM_USED] = { "mem_info_vram_used", NULL, GTT_V_VRAM_USED, false },
 	[GTT_A_GPU_METRICS] = { "gpu_metrics", NULL, GTT_V_NR, true },
+	/* amdgpu_hwmon_show_temp_thresh(): a cached value, no runtime PM */
+	[GTT_A_TEMP1_CRIT] = { "temp1_crit", NULL, GTT_V_TEMP_EDGE_CRIT, false },
+	[GTT_A_TEMP2_CRIT] = { "temp2_crit", NULL, GTT_V_TEMP_JUNCTION_CRIT, false },
+	[GTT_A_TEMP3_CRIT] = { "temp3_crit", NULL, GTT_V_TEMP_MEM_CRIT, false },
+	/* amdgpu_hwmon_show_power_cap_generic(): asks the SMU */
+	[GTT_A_POWER1_CAP] = { "power1_cap", NULL, GTT_V_POWER_CAP, true },
+	[GTT_A_POWER1_CAP_DEFAULT] = { "power1_cap_default", NULL, GTT_V_POWER_CAP_DEFAULT, true },
+	[GTT_A_POWER1_CAP_MIN] = { "power1_cap_min", NULL, GTT_V_POWER_CAP_MIN, true },
+	[GTT_A_POWER1_CAP_MAX] = { "power1_cap_max", NULL, GTT_V_POWER_CAP_MAX, true },
+	[GTT_A_GTT_TOTAL] = { "mem_info_gtt_total", NULL, GTT_V_GTT_TOTAL, false },
+	[GTT_A_GTT_USED] = { "mem_info_gtt_used", NULL, GTT_V_GTT_USED, false },
 };
 
 struct gtt_dev;
@@ -325,6 +358,8 @@ static bool gtt_attr_present(struct gtt_dev *gd, enum gtt_attr_id id)
 		return apu && !gc943;
 	case GTT_A_TEMP2: /* only SOC15 dGPUs have hotspot and mem temperatures */
 	case GTT_A_TEMP3:
+	case GTT_A_TEMP2_CRIT:
+	case GTT_A_TEMP3_CRIT:
 		return gc943 || (!apu && gc >= GTT_IP_VERSION(9, 0, 0));
 	case GTT_A_FREQ2: /* no mclk on APUs other than GC 9.4.3 */
 		return !apu || gc == GTT_IP_VERSION(9, 4, 3);
@@ -476,6 +511,13 @@ GTT_ATTR(in0_label, GTT_A_IN0, gtt_label_show);
 GTT_ATTR(in1_input, GTT_A_IN1, gtt_value_show);
 GTT_ATTR(in1_label, GTT_A_IN1, gtt_label_show);
 GTT_ATTR(fan1_input, GTT_A_FAN1, gtt_value_show);
+GTT_ATTR(temp1_crit, GTT_A_TEMP1_CRIT, gtt_value_show);
+GTT_ATTR(temp2_crit, GTT_A_TEMP2_CRIT, gtt_value_show);
+GTT_ATTR(temp3_crit, GTT_A_TEMP3_CRIT, gtt_value_show);
+GTT_ATTR(power1_cap, GTT_A_POWER1_CAP, gtt_value_show);
+GTT_ATTR(power1_cap_default, GTT_A_POWER1_CAP_DEFAULT, gtt_value_show);
+GTT_ATTR(power1_cap_min, GTT_A_POWER1_CAP_MIN, gtt_value_show);
+GTT_ATTR(power1_cap_max, GTT_A_POWER1_CAP_MAX, gtt_value_show);
 /*
  * pwm1 is 0644 in amdgpu; a write while the fan is under automatic
  * control (the only mode here) fails as amdgpu_hwmon_set_pwm1() does.
@@ -494,6 +536,8 @@ GTT_ATTR(gpu_busy_percent, GTT_A_GPU_BUSY, gtt_value_show);
 GTT_ATTR(mem_busy_percent, GTT_A_MEM_BUSY, gtt_value_show);
 GTT_ATTR(mem_info_vram_total, GTT_A_VRAM_TOTAL, gtt_value_show);
 GTT_ATTR(mem_info_vram_used, GTT_A_VRAM_USED, gtt_value_show);
+GTT_ATTR(mem_info_gtt_total, GTT_A_GTT_TOTAL, gtt_value_show);
+GTT_ATTR(mem_info_gtt_used, GTT_A_GTT_USED, gtt_value_show);
 GTT_ATTR(gpu_metrics, GTT_A_GPU_METRICS, gtt_metrics_show);
 
 static umode_t gtt_is_visible(struct kobject *kobj, struct attribute *attr,
@@ -528,6 +572,13 @@ static struct attribute *gtt_hwmon_attrs[] = {
 	&gtt_attr_in1_label.dev_attr.attr,
 	&gtt_attr_fan1_input.dev_attr.attr,
 	&gtt_attr_pwm1.dev_attr.attr,
+	&gtt_attr_temp1_crit.dev_attr.attr,
+	&gtt_attr_temp2_crit.dev_attr.attr,
+	&gtt_attr_temp3_crit.dev_attr.attr,
+	&gtt_attr_power1_cap.dev_attr.attr,
+	&gtt_attr_power1_cap_default.dev_attr.attr,
+	&gtt_attr_power1_cap_min.dev_attr.attr,
+	&gtt_attr_power1_cap_max.dev_attr.attr,
 	NULL
 };
 
@@ -546,6 +597,8 @@ static struct attribute *gtt_pci_attrs[] = {
 	&gtt_attr_mem_busy_percent.dev_attr.attr,
 	&gtt_attr_mem_info_vram_total.dev_attr.attr,
 	&gtt_attr_mem_info_vram_used.dev_attr.attr,
+	&gtt_attr_mem_info_gtt_total.dev_attr.attr,
+	&gtt_attr_mem_info_gtt_used.dev_attr.attr,
 	&gtt_attr_gpu_metrics.dev_attr.attr,
 	NULL
 };

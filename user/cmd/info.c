@@ -23,6 +23,7 @@
 #include "cmd/plugin_view.h"
 #include "devices/gtfs.h"
 #include "print/print.h"
+#include "sources/gauges.h"
 
 static bool wake;
 
@@ -64,33 +65,33 @@ static const struct {
 #define NFWS (sizeof(fws) / sizeof(fws[0]))
 
 #ifndef NB_WITHOUT_LIBDRM
-/* A sysfs attribute of the PCI device, or NULL. */
-static const char *sysattr(const struct nb_devent *e, const char *attr, char *buf, size_t n)
+/* A PCIe link speed as read ("16.0 GT/s PCIe"), or missing. */
+static void link_speed(struct nb_print *p, const char *key, const char *label,
+		       const struct nb_extra_reading *r)
 {
-	char path[192];
-
-	snprintf(path, sizeof(path), "%s/%s", e->drm.sysdev, attr);
-	return nb_read_file(path, buf, n) || !buf[0] ? NULL : buf;
+	nb_str(p, key, label, r->valid ? r->raw : NULL);
 }
 
 /* A PCIe link width: the number, "x8" in text. */
-static void link_width(struct nb_print *p, const char *key, const char *label, const char *w)
+static void link_width(struct nb_print *p, const char *key, const char *label,
+		       const struct nb_extra_reading *r)
 {
 	char text[16];
 
-	if (!w) {
+	if (!r->valid) {
 		nb_missing(p, key, label, NULL);
 		return;
 	}
-	snprintf(text, sizeof(text), "x%s", w);
+	snprintf(text, sizeof(text), "x%lld", (long long)r->i);
 	nb_value(p, &(struct nb_value){ .key = key, .label = label, .type = NB_V_INT,
-					.i = atoi(w), .text = text });
+					.i = r->i, .text = text });
 }
 
 static void print_pci(struct nb_print *p, const struct nb_devent *e)
 {
-	char a[64], b[64], c[64], d[64];
+	struct nb_extra_reading r[NB_X_COUNT];
 
+	nb_extras_read(e, r);
 	nb_obj_begin(p, "pci", "PCI");
 	nb_str(p, "address", "address", e->dev.pci);
 	nb_hex(p, "vendor_id", "vendor id", e->drm.vendor, 4);
@@ -98,10 +99,10 @@ static void print_pci(struct nb_print *p, const struct nb_devent *e)
 	nb_hex(p, "revision", "revision", e->drm.revision, 2);
 	nb_hex(p, "subsystem_vendor_id", "subsystem vendor", e->drm.subvendor, 4);
 	nb_hex(p, "subsystem_device_id", "subsystem device", e->drm.subdevice, 4);
-	nb_str(p, "link_speed", "PCIe link speed", sysattr(e, "current_link_speed", a, sizeof(a)));
-	link_width(p, "link_width", "PCIe link width", sysattr(e, "current_link_width", b, sizeof(b)));
-	nb_str(p, "max_link_speed", "PCIe max speed", sysattr(e, "max_link_speed", c, sizeof(c)));
-	link_width(p, "max_link_width", "PCIe max width", sysattr(e, "max_link_width", d, sizeof(d)));
+	link_speed(p, "link_speed", "PCIe link speed", &r[NB_X_LINK_SPEED]);
+	link_width(p, "link_width", "PCIe link width", &r[NB_X_LINK_WIDTH]);
+	link_speed(p, "max_link_speed", "PCIe max speed", &r[NB_X_LINK_MAX_SPEED]);
+	link_width(p, "max_link_width", "PCIe max width", &r[NB_X_LINK_MAX_WIDTH]);
 	nb_obj_end(p);
 }
 

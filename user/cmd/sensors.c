@@ -154,6 +154,20 @@ static void print_sensor_readings(struct nb_print *p, const struct nb_sensor_dev
 	}
 }
 
+/* The widest key of GT_SENSORS: the key column of the tables in text. */
+static int key_width(void)
+{
+	int w = 0;
+
+	for (int s = 0; s < GT_S_COUNT; s++) {
+		int n = (int)strlen(gtfs_sensor_defs[s].key);
+
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
 static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
 {
 	struct gtfs_stat st[GT_S_COUNT];
@@ -183,7 +197,7 @@ static void print_gt_stats(struct nb_print *p, const struct nb_sensor_dev *d)
 		fmt_value(s, st[s].min, a, sizeof(a));
 		fmt_value(s, st[s].avg, b, sizeof(b));
 		fmt_value(s, st[s].max, c, sizeof(c));
-		nb_text(p, "  %-14s min %-10s avg %-10s max %-10s (%llu samples)",
+		nb_text(p, "  %-*s min %-10s avg %-10s max %-10s (%llu samples)", key_width(),
 			gtfs_sensor_defs[s].key, a, b, c, (unsigned long long)st[s].samples);
 		nb_obj_end(p);
 	}
@@ -303,21 +317,20 @@ static void throttle_readings(struct nb_print *p, const struct nb_sensor_dev *d,
 
 
 /*
- * amdgpu's readings beside GT_SENSORS (sources/gauges.h, NB_EXTRAS). None
- * is read while the GPU sleeps, the PCIe link included; missing, with
- * why, on other devices.
+ * The PCIe link, beside GT_SENSORS (sources/gauges.h, NB_EXTRAS): an
+ * amdgpu device's from sysfs, asleep or not (reading it does not wake the
+ * GPU), a simulated GPU's from the module; missing, with why, elsewhere.
  */
 static void extra_readings(struct nb_print *p, const struct nb_sensor_dev *d)
 {
 	struct nb_extra_reading r[NB_X_COUNT];
 
-	nb_extras_read(d, false, r);
+	nb_extras_read(d->e, r);
 	for (int i = 0; i < NB_X_COUNT; i++) {
 		const struct nb_extra_def *x = &nb_extra_defs[i];
 		struct nb_value v = { .key = x->key, .unit = x->unit, .kind = NB_KIND_GAUGE,
 				      .type = NB_V_MISSING, .why = r[i].why,
 				      .source = r[i].source };
-		char text[48];
 
 		if (r[i].valid && !x->div) {
 			v.type = NB_V_DBL;
@@ -327,12 +340,6 @@ static void extra_readings(struct nb_print *p, const struct nb_sensor_dev *d)
 			v.type = NB_V_INT;
 			v.i = r[i].i;
 		}
-		if (v.type == NB_V_INT && !strcmp(x->unit, "mC"))
-			snprintf(text, sizeof(text), "%.1f C", (double)v.i / 1000), v.text = text;
-		else if (v.type == NB_V_INT && !strcmp(x->unit, "mW"))
-			snprintf(text, sizeof(text), "%.1f W", (double)v.i / 1000), v.text = text;
-		else if (v.type == NB_V_INT && !strcmp(x->unit, "B"))
-			nb_fmt_bytes(text, sizeof(text), (uint64_t)v.i), v.text = text;
 		nb_reading(p, &v);
 	}
 }
@@ -646,8 +653,8 @@ static void draw_frame(const struct nb_sensor_dev *d, const struct nb_reading r[
 	printf("\033[H");
 	printf("navibench sensors: device %d, %s  (every %lu ms, sample %ld; Ctrl-C quits)\033[K\n\033[K\n",
 	       e->dev.index, e->dev.name, opt_interval, k);
-	printf("%-14s %14s %14s %14s  %-*s  %s\033[K\n", "READING", "VALUE", "MIN", "MAX", HIST,
-	       "HISTORY", "SOURCE");
+	printf("%-*s %14s %14s %14s  %-*s  %s\033[K\n", key_width(), "READING", "VALUE", "MIN",
+	       "MAX", HIST, "HISTORY", "SOURCE");
 	for (int s = 0; s < GT_S_COUNT; s++) {
 		char v[32] = "missing", mn[32] = "-", mx[32] = "-", sp[HIST * 4 + 1];
 
@@ -658,8 +665,8 @@ static void draw_frame(const struct nb_sensor_dev *d, const struct nb_reading r[
 			fmt_value(s, se[s].max, mx, sizeof(mx));
 		}
 		sparkline(&se[s], utf8, sp, sizeof(sp));
-		printf("%-14s %14s %14s %14s  %s%*s  %s\033[K\n", gtfs_sensor_defs[s].key, v, mn, mx,
-		       sp, HIST - se[s].n, "", r[s].valid ? r[s].src->name : "-");
+		printf("%-*s %14s %14s %14s  %s%*s  %s\033[K\n", key_width(), gtfs_sensor_defs[s].key,
+		       v, mn, mx, sp, HIST - se[s].n, "", r[s].valid ? r[s].src->name : "-");
 	}
 	printf("\033[J");
 	fflush(stdout);

@@ -115,9 +115,9 @@ static const struct prom_metric metrics[] = {
 #define PROM_GM(id, key, unit, family, lname, lvalue, help) \
 	{ key, family, lvalue, help, false, lname },
 	NB_GM_READINGS(PROM_GM)
-	/* amdgpu's readings beside GT_SENSORS (sources/gauges.h) */
-#define PROM_EXTRA(id, key, unit, dir, file, div, family, label, help, nodex, wakes) \
-	{ key, family, label, help, nodex, NULL },
+	/* the PCIe link, beside GT_SENSORS (sources/gauges.h) */
+#define PROM_EXTRA(id, key, unit, file, info, div, family, label, help) \
+	{ key, family, label, help, false, NULL },
 	NB_EXTRAS(PROM_EXTRA)
 	/* amdgpu's RAS counts (sources/gauges.h), labelled by block too */
 #define PROM_RAS(id, tag, key, type)						\

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The readings of NB_EXTRAS, the RAS counts and the limits of gauges.h,
- * from amdgpu's sysfs.
+ * from amdgpu's sysfs and the gputelemetry module's info file.
  */
 #include <dirent.h>
 #include <inttypes.h>
@@ -9,66 +9,69 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devices/gtfs.h"
 #include "sources/gauges.h"
 #include "sources/sources.h"
 
-#define NB_EXTRA_DEF(id, key, unit, dir, file, div, family, label, help, nodex, wakes) \
-	[NB_X_##id] = { key, unit, NB_X_DIR_##dir, file, div, wakes },
-#define NB_X_DIR_HWMON true
-#define NB_X_DIR_PCI false
+#define NB_EXTRA_DEF(id, key, unit, file, info, div, family, label, help) \
+	[NB_X_##id] = { key, unit, file, GT_INFO_##info, div },
 
 const struct nb_extra_def nb_extra_defs[NB_X_COUNT] = {
 	NB_EXTRAS(NB_EXTRA_DEF)
 };
 
-/* One entry's file at path into r. */
-static void extra_read(const struct nb_extra_def *x, const char *path,
-		       struct nb_extra_reading *r)
+/*
+ * One entry's text into r: a speed ("16.0 GT/s", PCI core's with " PCIe"
+ * after it) or a width in 1..32 lanes. A link that is down reads as
+ * neither (its speed "Unknown", its width all ones): not readable.
+ */
+static void extra_parse(const struct nb_extra_def *x, const char *text, const char *source,
+			struct nb_extra_reading *r)
 {
-	if (!x->div) {
-		char *end;
+	char *end;
 
-		if (!nb_read_file(path, r->raw, sizeof(r->raw)) &&
-		    (r->gts = strtod(r->raw, &end)) > 0 && !strncmp(end, " GT/s", 5))
-			r->valid = true;
-	} else if (nb_read_i64(path, &r->i)) {
-		r->i /= x->div;
-		r->valid = true;
-		if (!x->wakes)
-			snprintf(r->raw, sizeof(r->raw), "%lld", (long long)r->i * x->div);
+	nb_strcpy(r->raw, sizeof(r->raw), text);
+	if (!x->div) {
+		r->gts = strtod(r->raw, &end);
+		r->valid = end != r->raw && r->gts > 0 && !strncmp(end, " GT/s", 5);
+	} else {
+		r->i = strtoll(r->raw, &end, 10);
+		r->valid = end != r->raw && !*end && r->i >= 1 && r->i <= 32;
 	}
-	if (r->valid)
-		r->source = x->hwmon ? "hwmon" : "sysfs";
-	else
+	if (r->valid) {
+		r->source = source;
+	} else {
+		r->raw[0] = '\0';
 		r->why = "not readable";
+	}
 }
 
-void nb_extras_read(const struct nb_sensor_dev *d, bool link_asleep,
-		    struct nb_extra_reading r[NB_X_COUNT])
+void nb_extras_read(const struct nb_devent *e, struct nb_extra_reading r[NB_X_COUNT])
 {
-	const char *sysdev = d->e->drm.sysdev;
+	struct gtfs_info info;
 	const char *why = NULL;
-	char hw[512] = "";
-	bool has_hw;
+	bool amdgpu = e->dev.kind == NB_DEV_AMDGPU;
 
 	memset(r, 0, NB_X_COUNT * sizeof(*r));
-	if (d->e->dev.kind != NB_DEV_AMDGPU)
-		why = "not an amdgpu device";
-	has_hw = !why && !d->asleep && !nb_hwmon_dir(sysdev, hw, sizeof(hw));
+	if (!amdgpu && !e->gt_name[0])
+		why = "no PCIe link: not an amdgpu device or a device of the gputelemetry module";
+	else if (!amdgpu && gtfs_info(e->gt_name, &info))
+		why = "the gputelemetry module's info file is not readable";
 	for (int i = 0; i < NB_X_COUNT; i++) {
 		const struct nb_extra_def *x = &nb_extra_defs[i];
-		char path[700];
+		const char *text;
+		char buf[64], path[192];
 
+		r[i].why = why;
 		if (why)
-			r[i].why = why;
-		else if (d->asleep && (x->wakes || !link_asleep))
-			r[i].why = "not read while the GPU sleeps (reading it wakes it)";
-		else if (x->hwmon && !has_hw)
-			r[i].why = "no hwmon directory";
-		if (r[i].why)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", x->hwmon ? hw : sysdev, x->file);
-		extra_read(x, path, &r[i]);
+		if (amdgpu) {
+			snprintf(path, sizeof(path), "%s/%s", e->drm.sysdev, x->file);
+			text = nb_read_file(path, buf, sizeof(buf)) ? "" : buf;
+		} else {
+			text = gtfs_info_get(&info, x->info);
+		}
+		extra_parse(x, text ? text : "", amdgpu ? "sysfs" : "gputelemetry", &r[i]);
 	}
 }
 
@@ -106,29 +109,28 @@ static void link(const struct nb_extra_reading *speed, const struct nb_extra_rea
 		snprintf(out, n, "%s x%.8s", speed->raw, width->raw);
 }
 
-void nb_limits_read(const struct nb_sensor_dev *d, struct nb_limits *lim)
+void nb_limits_read(const struct nb_sensor_dev *d, const struct nb_reading *r,
+		    struct nb_limits *lim)
 {
-	struct nb_extra_reading r[NB_X_COUNT];
+	struct nb_extra_reading x[NB_X_COUNT];
 	char hw[512];
 
 	memset(lim, 0, sizeof(*lim));
-	if (d->e->dev.kind != NB_DEV_AMDGPU)
-		return;
-	nb_extras_read(d, true, r);
-	link(&r[NB_X_LINK_SPEED], &r[NB_X_LINK_WIDTH], lim->link, sizeof(lim->link));
-	link(&r[NB_X_LINK_MAX_SPEED], &r[NB_X_LINK_MAX_WIDTH], lim->link_max,
+	nb_extras_read(d->e, x);
+	link(&x[NB_X_LINK_SPEED], &x[NB_X_LINK_WIDTH], lim->link, sizeof(lim->link));
+	link(&x[NB_X_LINK_MAX_SPEED], &x[NB_X_LINK_MAX_WIDTH], lim->link_max,
 	     sizeof(lim->link_max));
-	if (d->asleep)
-		return;
 	for (int i = 0; i < 3; i++) {
-		lim->has_temp_crit[i] = r[NB_X_TEMP_EDGE_CRIT + i].valid;
-		lim->temp_crit[i] = r[NB_X_TEMP_EDGE_CRIT + i].i;
+		lim->has_temp_crit[i] = r[GT_S_TEMP_EDGE_CRIT + i].valid;
+		lim->temp_crit[i] = r[GT_S_TEMP_EDGE_CRIT + i].v;
 	}
-	lim->has_power_cap = r[NB_X_POWER_CAP].valid;
-	lim->power_cap = r[NB_X_POWER_CAP].i;
-	lim->has_gtt = r[NB_X_GTT_USED].valid && r[NB_X_GTT_TOTAL].valid;
-	lim->gtt_used = (uint64_t)r[NB_X_GTT_USED].i;
-	lim->gtt_total = (uint64_t)r[NB_X_GTT_TOTAL].i;
+	lim->has_power_cap = r[GT_S_POWER_CAP].valid;
+	lim->power_cap = r[GT_S_POWER_CAP].v;
+	lim->has_gtt = r[GT_S_GTT_USED].valid && r[GT_S_GTT_TOTAL].valid;
+	lim->gtt_used = (uint64_t)r[GT_S_GTT_USED].v;
+	lim->gtt_total = (uint64_t)r[GT_S_GTT_TOTAL].v;
+	if (d->e->dev.kind != NB_DEV_AMDGPU || d->asleep)
+		return;
 	if (!nb_hwmon_dir(d->e->drm.sysdev, hw, sizeof(hw))) {
 		char path[600];
 

@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * amdgpu's readings outside the sources' enum gt_sensor, declared once
- * (NB_EXTRAS) and read by nb_extras_read(): the critical temperatures and
- * the power cap with its bounds (hwmon temp*_crit, power1_cap*), GTT use
- * (mem_info_gtt_*) and the PCIe link (current_link_*, max_link_*), from
- * amdgpu's sysfs (Documentation/gpu/amdgpu/thermal.rst, driver-misc).
- * `sensors` and the exporter print them, the Prometheus format names them
- * from the same table, and the live view (navibench top) measures its
- * readings against them through nb_limits_read(), with the fan's maximum
- * and the top clock levels (pp_dpm_sclk, pp_dpm_mclk) beside them.
- * NB_RAS_TYPES and nb_ras_read(): the RAS error counts of each block
- * (ras/<block>_err_count), where the GPU has RAS.
+ * The PCIe link of a GPU, now and at most (NB_EXTRAS, read by
+ * nb_extras_read()): the readings of `sensors` that are not rows of
+ * GT_SENSORS (module/uapi/gputelemetry.h), as a speed is text ("16.0 GT/s
+ * PCIe"), not a number the module's line format holds. An amdgpu device's
+ * come from its PCI device's current_link_* and max_link_* (PCI core
+ * attributes), a device of the gputelemetry module (a simulated GPU) from
+ * the module's info file, whose pcie_* keys are the same facts. `sensors`
+ * and the exporter print them, the Prometheus format names them from the
+ * same table. The live view (navibench top) measures its readings against
+ * limits, nb_limits_read(): the critical temperatures, the power cap and
+ * GTT of GT_SENSORS, the link, the fan's maximum and the top clock levels
+ * (pp_dpm_sclk, pp_dpm_mclk). NB_RAS_TYPES and nb_ras_read(): the RAS
+ * error counts of each block (ras/<block>_err_count), where the GPU has RAS.
  *
- * A runtime-suspended GPU is not woken: amdgpu's hwmon and mem_info files
- * resume it; the PCIe link, PCI config space and sysfs' own, does not.
+ * A runtime-suspended GPU is not woken: the PCIe link's files read PCI
+ * config space, which does not resume the GPU, so they are read while it
+ * sleeps (a link that is down then reads as not readable: its speed
+ * unknown, its width out of 1..32).
  */
 #ifndef NAVIBENCH_GAUGES_H
 #define NAVIBENCH_GAUGES_H
@@ -21,53 +25,32 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gputelemetry.h"
+
 /*
- * NB_EXTRAS(X) - the table: X(id, key, unit, dir, file, div, family,
- * label, help, nodex, wakes)
+ * NB_EXTRAS(X) - the table: X(id, key, unit, file, info, div, family,
+ * label, help)
  * @id:     names an enum constant NB_X_<id>
  * @key:    the reading's name in `sensors`
- * @unit:   mC, mW, B, GT/s (per lane) or lanes
- * @dir:    HWMON (amdgpu's hwmon device) or PCI (the PCI device's own)
- * @file:   the file's name there
- * @div:    the file's unit per @unit; 0: a speed, "16.0 GT/s PCIe"
+ * @unit:   GT/s (per lane) or lanes
+ * @file:   the PCI device's file (amdgpu devices)
+ * @info:   the key of the module's info file (its devices), GT_INFO_<info>
+ * @div:    0: a speed, "16.0 GT/s PCIe"; 1: a number of lanes
  * @family: the Prometheus family, without prefix and unit suffix
  * @label:  its "sensor" label; NULL: none
  * @help:   the family's help text, on its first reading only; else NULL
- * @nodex:  1 when node_exporter's hwmon collector exports it
- * @wakes:  1 when reading the file resumes a runtime-suspended GPU
+ * node_exporter's hwmon collector exports none of them.
  */
 #define NB_EXTRAS(X)								\
-	X(TEMP_EDGE_CRIT, "temp_edge_crit", "mC", HWMON, "temp1_crit", 1,		\
-	  "temperature_critical", "edge",						\
-	  "Critical temperature of a sensor (edge, junction, mem), from hwmon's temp*_crit.", \
-	  1, 1)									\
-	X(TEMP_JUNCTION_CRIT, "temp_junction_crit", "mC", HWMON, "temp2_crit", 1,	\
-	  "temperature_critical", "junction", NULL, 1, 1)				\
-	X(TEMP_MEM_CRIT, "temp_mem_crit", "mC", HWMON, "temp3_crit", 1,		\
-	  "temperature_critical", "mem", NULL, 1, 1)					\
-	X(POWER_CAP, "power_cap", "mW", HWMON, "power1_cap", 1000,			\
-	  "power_cap", NULL, "Power cap in force (hwmon's power1_cap).", 1, 1)	\
-	X(POWER_CAP_DEFAULT, "power_cap_default", "mW", HWMON, "power1_cap_default", 1000, \
-	  "power_cap_default", NULL, "Default power cap (power1_cap_default).", 1, 1) \
-	X(POWER_CAP_MIN, "power_cap_min", "mW", HWMON, "power1_cap_min", 1000,	\
-	  "power_cap_min", NULL, "Lowest power cap allowed (power1_cap_min).", 1, 1) \
-	X(POWER_CAP_MAX, "power_cap_max", "mW", HWMON, "power1_cap_max", 1000,	\
-	  "power_cap_max", NULL, "Highest power cap allowed (power1_cap_max).", 1, 1) \
-	X(GTT_USED, "gtt_used", "B", PCI, "mem_info_gtt_used", 1,			\
-	  "gtt_used", NULL, "GTT (system memory mapped for the GPU) in use.", 0, 1)	\
-	X(GTT_TOTAL, "gtt_total", "B", PCI, "mem_info_gtt_total", 1,		\
-	  "gtt_total", NULL, "GTT size.", 0, 1)						\
-	X(LINK_SPEED, "pcie_link_speed", "GT/s", PCI, "current_link_speed", 0,	\
-	  "pcie_link_speed", NULL, "PCIe link speed now, per lane (current_link_speed).", \
-	  0, 0)									\
-	X(LINK_MAX_SPEED, "pcie_link_max_speed", "GT/s", PCI, "max_link_speed", 0,	\
+	X(LINK_SPEED, "pcie_link_speed", "GT/s", "current_link_speed", PCIE_SPEED, 0, \
+	  "pcie_link_speed", NULL, "PCIe link speed now, per lane (current_link_speed).") \
+	X(LINK_MAX_SPEED, "pcie_link_max_speed", "GT/s", "max_link_speed", PCIE_MAX_SPEED, 0, \
 	  "pcie_link_max_speed", NULL,							\
-	  "Highest PCIe link speed of the device, per lane (max_link_speed).", 0, 0) \
-	X(LINK_WIDTH, "pcie_link_width", "lanes", PCI, "current_link_width", 1,	\
-	  "pcie_link_width", NULL, "PCIe link width now (current_link_width).", 0, 0) \
-	X(LINK_MAX_WIDTH, "pcie_link_max_width", "lanes", PCI, "max_link_width", 1,	\
-	  "pcie_link_max_width", NULL, "Widest PCIe link of the device (max_link_width).", \
-	  0, 0)
+	  "Highest PCIe link speed of the device, per lane (max_link_speed).")		\
+	X(LINK_WIDTH, "pcie_link_width", "lanes", "current_link_width", PCIE_WIDTH, 1,	\
+	  "pcie_link_width", NULL, "PCIe link width now (current_link_width).")		\
+	X(LINK_MAX_WIDTH, "pcie_link_max_width", "lanes", "max_link_width", PCIE_MAX_WIDTH, 1, \
+	  "pcie_link_max_width", NULL, "Widest PCIe link of the device (max_link_width).")
 
 #define NB_EXTRA_ENUM(id, ...) NB_X_##id,
 enum nb_extra {
@@ -78,10 +61,9 @@ enum nb_extra {
 
 struct nb_extra_def {
 	const char *key, *unit;
-	bool hwmon;		/* in the hwmon directory, else the PCI device's */
-	const char *file;
+	const char *file;	/* the PCI device's */
+	const char *info;	/* the module's info key */
 	int64_t div;		/* 0: a speed in GT/s */
-	bool wakes;
 };
 
 extern const struct nb_extra_def nb_extra_defs[NB_X_COUNT];
@@ -89,24 +71,24 @@ extern const struct nb_extra_def nb_extra_defs[NB_X_COUNT];
 /* One reading of the table, as read. */
 struct nb_extra_reading {
 	bool valid;
-	int64_t i;		/* in the entry's unit; a speed: */
+	int64_t i;		/* lanes; a speed: */
 	double gts;		/* GT/s */
-	char raw[24];		/* the link's text ("16.0 GT/s PCIe", "8"); "": other */
-	const char *source;	/* "hwmon" or "sysfs"; NULL: !valid */
+	char raw[24];		/* the text read ("16.0 GT/s PCIe", "8"); "": none */
+	const char *source;	/* "sysfs" or "gputelemetry"; NULL: !valid */
 	const char *why;	/* !valid: why */
 };
 
+struct nb_devent;
 struct nb_sensor_dev;
 
 /*
- * nb_extras_read() - every reading of NB_EXTRAS that device d has, read
- * now; the others missing, with why (not amdgpu, asleep, no hwmon
- * directory, not readable). A runtime-suspended GPU's files that would
- * wake it are not read; with link_asleep the others (the PCIe link) are,
- * else none is.
+ * nb_extras_read() - every reading of NB_EXTRAS that device e has, read
+ * now: an amdgpu device's from sysfs (awake or not: none wakes it), a
+ * device of the gputelemetry module's from its info file; the others
+ * missing, with why. What `sensors`, `info` and the live view show of the
+ * link.
  */
-void nb_extras_read(const struct nb_sensor_dev *d, bool link_asleep,
-		    struct nb_extra_reading r[NB_X_COUNT]);
+void nb_extras_read(const struct nb_devent *e, struct nb_extra_reading r[NB_X_COUNT]);
 
 /*
  * NB_RAS_TYPES(X) - the counts of amdgpu's RAS error files, one per block
@@ -182,10 +164,14 @@ struct nb_limits {
 };
 
 /*
- * nb_limits_read() - what of the above device d has, read now (a power
- * cap and GTT use change): NB_EXTRAS' readings, the fan's maximum and the
- * top clock levels. Devices that are not amdgpu have none of it.
+ * nb_limits_read() - what of the above device d has, now: the critical
+ * temperatures, the power cap and GTT from r, the GT_S_COUNT readings of
+ * a sample (nb_sensor_sample(): GT_SENSORS, whatever source gave them), the
+ * PCIe link from nb_extras_read(), and, for an amdgpu device awake, the
+ * fan's maximum and the top clock levels.
  */
-void nb_limits_read(const struct nb_sensor_dev *d, struct nb_limits *lim);
+struct nb_reading;
+void nb_limits_read(const struct nb_sensor_dev *d, const struct nb_reading *r,
+		    struct nb_limits *lim);
 
 #endif /* NAVIBENCH_GAUGES_H */

@@ -185,7 +185,7 @@ static void sample_dev(struct top_dev *d, double t)
 		v[s] = d->r[s].v;
 	}
 	add_readings(d, t, valid, v);
-	nb_limits_read(&d->sd, &d->lim);
+	nb_limits_read(&d->sd, d->r, &d->lim);
 	d->gm_ok = false;
 	d->nreasons = 0;
 	if (e->dev.kind != NB_DEV_AMDGPU) {

@@ -103,7 +103,9 @@ FIXTURE_VARIANT(dev) {
 	const char *profile, *device_id, *revision, *marketing, *gfx;
 	const char *cu_full, *cu_active, *vram_type, *vram_width, *vram_size;
 	const char *sclk_max, *mclk_max, *pcie_speed, *pcie_width;
+	const char *pcie_max_speed, *pcie_max_width;
 	long long vram_total;
+	long long temp_edge_crit, power_cap, power_cap_max;
 	unsigned int lacks;	/* bit per reading the profile does not have */
 };
 
@@ -114,6 +116,8 @@ FIXTURE_VARIANT_ADD(dev, navi14_id0) {
 	.cu_active = "22", .vram_type = "GDDR6", .vram_width = "128",
 	.vram_size = "4294967296", .sclk_max = "1845", .mclk_max = "875",
 	.pcie_speed = "16.0 GT/s", .pcie_width = "8", .vram_total = 4294967296LL,
+	.pcie_max_speed = "16.0 GT/s", .pcie_max_width = "8",
+	.temp_edge_crit = 100000, .power_cap = 130000, .power_cap_max = 156000,
 	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_INPUT,
 };
 FIXTURE_VARIANT_ADD(dev, navi10_id255) {
@@ -122,6 +126,8 @@ FIXTURE_VARIANT_ADD(dev, navi10_id255) {
 	.cu_active = "40", .vram_type = "GDDR6", .vram_width = "256",
 	.vram_size = "8589934592", .sclk_max = "2100", .mclk_max = "875",
 	.pcie_speed = "16.0 GT/s", .pcie_width = "16", .vram_total = 8589934592LL,
+	.pcie_max_speed = "16.0 GT/s", .pcie_max_width = "16",
+	.temp_edge_crit = 100000, .power_cap = 225000, .power_cap_max = 270000,
 	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_INPUT,
 };
 FIXTURE_VARIANT_ADD(dev, polaris10_id17) {
@@ -130,8 +136,11 @@ FIXTURE_VARIANT_ADD(dev, polaris10_id17) {
 	.cu_active = "36", .vram_type = "GDDR5", .vram_width = "256",
 	.vram_size = "8589934592", .sclk_max = "1340", .mclk_max = "2000",
 	.pcie_speed = "8.0 GT/s", .pcie_width = "16", .vram_total = 8589934592LL,
-	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_INPUT | 1u << GT_S_TEMP_JUNCTION |
-		 1u << GT_S_TEMP_MEM,
+	.pcie_max_speed = "8.0 GT/s", .pcie_max_width = "16",
+	.temp_edge_crit = 94000, .power_cap = 185000, .power_cap_max = 222000,
+	/* input power instead of the average (smu7 from Linux 6.8 on) */
+	.lacks = 1u << GT_S_VDDNB | 1u << GT_S_POWER_AVG | 1u << GT_S_TEMP_JUNCTION |
+		 1u << GT_S_TEMP_MEM | 1u << GT_S_TEMP_JUNCTION_CRIT | 1u << GT_S_TEMP_MEM_CRIT,
 };
 
 FIXTURE_SETUP(dev)
@@ -212,6 +221,8 @@ TEST_F(dev, info)
 		[GT_I_STATE] = GT_STATE_ACTIVE,
 		[GT_I_PCIE_SPEED] = variant->pcie_speed,
 		[GT_I_PCIE_WIDTH] = variant->pcie_width,
+		[GT_I_PCIE_MAX_SPEED] = variant->pcie_max_speed,
+		[GT_I_PCIE_MAX_WIDTH] = variant->pcie_max_width,
 		[GT_I_INTERVAL] = ival,
 	};
 	const size_t nkeys = ARRAY_SIZE(keys);
@@ -250,9 +261,11 @@ TEST_F(dev, info)
 
 			EXPECT_EQ(1, sscanf(v, "0x%4x%c", &x, &tail)) TH_LOG("%s", lines[i]);
 			EXPECT_EQ(6u, strlen(v)) TH_LOG("%s", lines[i]);
-		} else if (!strcmp(keys[i], GT_INFO_MCLK_MAX) || !strcmp(keys[i], GT_INFO_PCIE_WIDTH)) {
+		} else if (!strcmp(keys[i], GT_INFO_MCLK_MAX) || !strcmp(keys[i], GT_INFO_PCIE_WIDTH) ||
+			   !strcmp(keys[i], GT_INFO_PCIE_MAX_WIDTH)) {
 			EXPECT_TRUE(gt_is_int(v) && atoll(v) > 0) TH_LOG("%s", lines[i]);
-		} else if (!strcmp(keys[i], GT_INFO_PCIE_SPEED)) {
+		} else if (!strcmp(keys[i], GT_INFO_PCIE_SPEED) ||
+			   !strcmp(keys[i], GT_INFO_PCIE_MAX_SPEED)) {
 			double gts;
 			char unit[16];
 
@@ -270,6 +283,36 @@ TEST_F(dev, cu_count)
 	GT_SKIP_IF_SETUP_SKIPPED();
 	ASSERT_EQ(0, gt_read_ll(DEV(GT_FILE_CU_COUNT), &cu));
 	EXPECT_EQ(atoll(variant->cu_active), cu);
+}
+
+/*
+ * The limits of a sensors snapshot: each critical temperature above its
+ * sensor's reading, the power cap within its bounds, the default in force,
+ * GTT in use within its size.
+ */
+static void sensors_limits(struct __test_metadata *_metadata,
+			   const FIXTURE_VARIANT(dev) *variant, const long long v[GT_S_COUNT],
+			   const bool have[GT_S_COUNT])
+{
+	EXPECT_EQ(variant->temp_edge_crit, v[GT_S_TEMP_EDGE_CRIT]);
+	for (int k = 0; k < 3; k++) {
+		if (!have[GT_S_TEMP_EDGE + k])
+			continue;
+		EXPECT_TRUE(have[GT_S_TEMP_EDGE_CRIT + k] &&
+			    v[GT_S_TEMP_EDGE_CRIT + k] > v[GT_S_TEMP_EDGE + k])
+			TH_LOG("%s %lld, critical %lld", gt_sensor_keys[GT_S_TEMP_EDGE + k],
+			       v[GT_S_TEMP_EDGE + k], v[GT_S_TEMP_EDGE_CRIT + k]);
+	}
+	EXPECT_EQ(variant->power_cap, v[GT_S_POWER_CAP]);
+	EXPECT_EQ(variant->power_cap, v[GT_S_POWER_CAP_DEFAULT]);
+	EXPECT_EQ(variant->power_cap_max, v[GT_S_POWER_CAP_MAX]);
+	EXPECT_TRUE(v[GT_S_POWER_CAP_MIN] >= 0 && v[GT_S_POWER_CAP_MIN] <= v[GT_S_POWER_CAP] &&
+		    v[GT_S_POWER_CAP] <= v[GT_S_POWER_CAP_MAX])
+		TH_LOG("cap %lld not in %lld..%lld", v[GT_S_POWER_CAP], v[GT_S_POWER_CAP_MIN],
+		       v[GT_S_POWER_CAP_MAX]);
+	EXPECT_TRUE(v[GT_S_GTT_TOTAL] > 0 && v[GT_S_GTT_USED] > 0 &&
+		    v[GT_S_GTT_USED] <= v[GT_S_GTT_TOTAL])
+		TH_LOG("gtt %lld of %lld", v[GT_S_GTT_USED], v[GT_S_GTT_TOTAL]);
 }
 
 /* sensors: every reading in GT_SENSORS order, "key: value unit". */
@@ -315,12 +358,20 @@ TEST_F(dev, sensors)
 	EXPECT_TRUE(v[GT_S_SCLK] > 0 && v[GT_S_SCLK] <= atoll(variant->sclk_max))
 		TH_LOG("sclk %lld", v[GT_S_SCLK]);
 	EXPECT_TRUE(v[GT_S_MCLK] > 0 && v[GT_S_MCLK] <= atoll(variant->mclk_max));
-	EXPECT_TRUE(v[GT_S_POWER_AVG] > 0 && v[GT_S_POWER_AVG] < 500000);
+	/* The power the profile has, average or input; never both missing. */
+	EXPECT_TRUE(have[GT_S_POWER_AVG] || have[GT_S_POWER_INPUT]);
+	for (int k = GT_S_POWER_AVG; k <= GT_S_POWER_INPUT; k++) {
+		if (!have[k])
+			continue;
+		EXPECT_TRUE(v[k] > 0 && v[k] <= v[GT_S_POWER_CAP])
+			TH_LOG("%s %lld, cap %lld", gt_sensor_keys[k], v[k], v[GT_S_POWER_CAP]);
+	}
 	EXPECT_TRUE(v[GT_S_GPU_BUSY] >= 0 && v[GT_S_GPU_BUSY] <= 100);
 	EXPECT_TRUE(v[GT_S_MEM_BUSY] >= 0 && v[GT_S_MEM_BUSY] <= 100);
 	EXPECT_TRUE(v[GT_S_FAN_PWM] >= 0 && v[GT_S_FAN_PWM] <= 255);
 	EXPECT_EQ(variant->vram_total, v[GT_S_VRAM_TOTAL]);
 	EXPECT_TRUE(v[GT_S_VRAM_USED] > 0 && v[GT_S_VRAM_USED] <= v[GT_S_VRAM_TOTAL]);
+	sensors_limits(_metadata, variant, v, have);
 }
 
 /* history: whole sample lines, timestamps increasing and in the past. */

@@ -141,6 +141,11 @@ TEST_F(sim, load_moves_clock_power_busy)
 #define N14_FAN_MIN	700
 #define N14_FAN_MAX	2400
 #define N14_VRAM	4294967296LL
+#define N14_CAP		130000
+#define N14_CAP_MAX	156000
+#define SIM_GTT		8589934592LL
+#define SIM_GTT_IDLE	(16LL << 20)
+#define SIM_GTT_MAX	(1LL << 30)
 #define HALF_LIFE_NS	2000000000LL
 
 static long long llabs_(long long x)
@@ -205,6 +210,18 @@ TEST_F(sim, readings_follow_formulas)
 		EXPECT_EQ(N14_VRAM, v[GT_S_VRAM_TOTAL]);
 		EXPECT_EQ(-1, v[GT_S_VDDNB]);
 		EXPECT_EQ(-1, v[GT_S_POWER_INPUT]);
+		/* The limits are the profile's; GTT use follows the load. */
+		EXPECT_EQ(100000, v[GT_S_TEMP_EDGE_CRIT]);
+		EXPECT_EQ(110000, v[GT_S_TEMP_JUNCTION_CRIT]);
+		EXPECT_EQ(105000, v[GT_S_TEMP_MEM_CRIT]);
+		EXPECT_EQ(N14_CAP, v[GT_S_POWER_CAP]);
+		EXPECT_EQ(N14_CAP, v[GT_S_POWER_CAP_DEFAULT]);
+		EXPECT_EQ(0, v[GT_S_POWER_CAP_MIN]);
+		EXPECT_EQ(N14_CAP_MAX, v[GT_S_POWER_CAP_MAX]);
+		EXPECT_GE(1, llabs_(v[GT_S_GTT_USED] -
+				    (SIM_GTT_IDLE + (SIM_GTT_MAX - SIM_GTT_IDLE) * L / 100)))
+			TH_LOG("gtt_used %lld at load %lld", v[GT_S_GTT_USED], L);
+		EXPECT_EQ(SIM_GTT, v[GT_S_GTT_TOTAL]);
 	}
 }
 
@@ -441,6 +458,18 @@ TEST_F(knobs, fail_sensors)
 	EXPECT_EQ(-EINVAL, gt_write(DEV(GT_FILE_FAIL_SENSORS), "SCLK"));
 	ASSERT_LT(0, gt_read(DEV(GT_FILE_FAIL_SENSORS), buf, sizeof(buf), 4096));
 	EXPECT_TRUE(fail_set_is(buf, "sclk temp_mem")) TH_LOG("fail_sensors: '%s'", buf);
+
+	/* The limits and GTT fail as any reading does, one apart from another. */
+	ASSERT_EQ(0, gt_write(DEV(GT_FILE_FAIL_SENSORS), "power_cap gtt_used temp_edge_crit"));
+	ASSERT_LT(0, gt_read(DEV(GT_FILE_FAIL_SENSORS), buf, sizeof(buf), 4096));
+	EXPECT_TRUE(fail_set_is(buf, "temp_edge_crit power_cap gtt_used")) TH_LOG("'%s'", buf);
+	EXPECT_EQ(0, gt_read_sensor(self->id, "power_cap", &v));
+	EXPECT_EQ(0, gt_read_sensor(self->id, "gtt_used", &v));
+	EXPECT_EQ(0, gt_read_sensor(self->id, "temp_edge_crit", &v));
+	EXPECT_EQ(1, gt_read_sensor(self->id, "power_cap_max", &v));
+	EXPECT_EQ(1, gt_read_sensor(self->id, "gtt_total", &v));
+	EXPECT_EQ(1, gt_read_sensor(self->id, "temp_junction_crit", &v));
+	EXPECT_EQ(1, gt_read_sensor(self->id, "sclk", &v));
 
 	/* Writing replaces the set. */
 	ASSERT_EQ(0, gt_write(DEV(GT_FILE_FAIL_SENSORS), "power_avg\n"));
