@@ -108,23 +108,41 @@ CONV_INLINE void conv_fwd_block(int hgt, int wid, int cin, int cout,
 			conv_st(zp + (size_t)p * cout + v * CONV_V, acc[p][v]);
 }
 
-/* the same for one pixel and one output channel, past the last vector */
+/*
+ * The same for one pixel and one output channel, past the last vector
+ * (a head's one or three channels): the input channels go by a vector at
+ * a time, the kernel's column gathered where it is not contiguous, so
+ * that the sum is no chain of dependent scalar FMAs.
+ */
 static void conv_fwd_one(int hgt, int wid, int cin, int cout,
 			 const float *x, const float *k, float *z,
 			 int y, int xx, int o)
 {
 	float acc = z[((size_t)y * wid + xx) * cout + o];
+	conv_v va = { 0 };
 
 	for (int tap = 0; tap < 9; tap++) {
-		int sy = y + tap / 3 - 1, sx = xx + tap % 3 - 1;
+		int sy = y + tap / 3 - 1, sx = xx + tap % 3 - 1, i = 0;
 		const float *xi, *kk = k + (size_t)tap * cin * cout + o;
 
 		if (sy < 0 || sy >= hgt || sx < 0 || sx >= wid)
 			continue;
 		xi = x + ((size_t)sy * wid + sx) * cin;
-		for (int i = 0; i < cin; i++)
+		for (; i + CONV_V <= cin; i += CONV_V) {
+			conv_v kv;
+
+			if (cout == 1)
+				kv = conv_ld(kk + i);
+			else
+				for (int l = 0; l < CONV_V; l++)
+					kv[l] = kk[(size_t)(i + l) * cout];
+			va += conv_ld(xi + i) * kv;
+		}
+		for (; i < cin; i++)
 			acc += xi[i] * kk[(size_t)i * cout];
 	}
+	for (int l = 0; l < CONV_V; l++)
+		acc += va[l];
 	z[((size_t)y * wid + xx) * cout + o] = acc;
 }
 
@@ -213,23 +231,39 @@ CONV_INLINE void conv_bwd_k_block(int hgt, int wid, int cin, int cout,
 			conv_st(dp + (size_t)i * cout + v * CONV_V, acc[i][v]);
 }
 
-/* one input channel times one output channel, past the last vector */
+/*
+ * One input channel times one output channel, past the last vector: the
+ * pixels of a row that the tap reaches go by a vector at a time (gathered
+ * from both images), so that the sum is no chain of dependent scalar FMAs.
+ */
 static void conv_bwd_k_one(int hgt, int wid, int cin, int cout,
 			   const float *x, const float *dz, float *dk, int tap,
 			   int i, int o)
 {
 	int dy = tap / 3 - 1, dx = tap % 3 - 1;
+	int x0 = dx < 0 ? 1 : 0, x1 = dx > 0 ? wid - 1 : wid;
 	float acc = dk[((size_t)tap * cin + i) * cout + o];
+	conv_v va = { 0 };
 
-	for (int y = 0; y < hgt; y++)
-		for (int xx = 0; xx < wid; xx++) {
-			int sy = y + dy, sx = xx + dx;
+	for (int y = dy < 0 ? 1 : 0; y < (dy > 0 ? hgt - 1 : hgt); y++) {
+		const float *xr = x + (size_t)(y + dy) * wid * cin + i;
+		const float *dr = dz + (size_t)y * wid * cout + o;
+		int xx = x0;
 
-			if (sy < 0 || sy >= hgt || sx < 0 || sx >= wid)
-				continue;
-			acc += x[((size_t)sy * wid + sx) * cin + i] *
-			       dz[((size_t)y * wid + xx) * cout + o];
+		for (; xx + CONV_V <= x1; xx += CONV_V) {
+			conv_v xv, dv;
+
+			for (int l = 0; l < CONV_V; l++) {
+				xv[l] = xr[(size_t)(xx + l + dx) * cin];
+				dv[l] = dr[(size_t)(xx + l) * cout];
+			}
+			va += xv * dv;
 		}
+		for (; xx < x1; xx++)
+			acc += xr[(size_t)(xx + dx) * cin] * dr[(size_t)xx * cout];
+	}
+	for (int l = 0; l < CONV_V; l++)
+		acc += va[l];
 	dk[((size_t)tap * cin + i) * cout + o] = acc;
 }
 
