@@ -334,8 +334,18 @@ int main(void)
 	struct nb_model color8 = { .name = "color8", .height = 8, .width = 10,
 				   .channels = 3, .layers = 2, .filters = { 8, 6 },
 				   .head = NB_HEAD_CONV2D, .head_out = 3 };
+	/*
+	 * Rows of 32 x 80 gates: the weight gradient goes a band of 3 rows at
+	 * a time (cpu_conv.h, CONV_BAND_BYTES), the last band of 1; h's
+	 * gradient, 20 channels, is a whole vector and a part of one with 8
+	 * and 16 floats a vector (conv_fwd_part).
+	 */
+	struct nb_model wide = { .name = "wide", .height = 7, .width = 32,
+				 .channels = 1, .layers = 1, .filters = { 20 },
+				 .head = NB_HEAD_CONV3D, .head_out = 1 };
 	const char *what_m = "mono, 3 layers F 8/5/8, batch 3, 5 frames, 9x8";
 	const char *what_c = "colour, 2 layers F 8/6, batch 2, 4 frames, 8x10x3";
+	const char *what_w = "mono, 1 layer F 20, batch 2, 3 frames, 7x32 (weight gradient in bands of rows, a part vector of channels)";
 
 	/*
 	 * Every instruction set this CPU has: each has its own convolution
@@ -362,6 +372,7 @@ int main(void)
 				 &nb_cpu_kernels_generic);
 		check_cpu(mono8, 3, 5, 2, isas[i], NB_FAULT_NONE, what_m);
 		check_cpu(color8, 2, 4, 2, isas[i], NB_FAULT_NONE, what_c);
+		check_cpu(wide, 2, 3, 2, isas[i], NB_FAULT_NONE, what_w);
 	}
 	check_cpu(mono8, 3, 5, 1, "generic", NB_FAULT_NONE, what_m);
 	check_cpu(mono8, 3, 5, 2, "generic", NB_FAULT_GRAD_SCALE, what_m);

@@ -14,12 +14,14 @@
  * go by; the output channels are the outer loop, so that the kernel's
  * slice of those channels stays in cache over the rows. The weight
  * gradient keeps CONV_IB input channels times one or two vectors of
- * output channels in registers over every pixel a tap reaches.
+ * output channels in registers over the pixels a tap reaches in a band of
+ * rows (conv_bwd_k).
  */
 #ifndef NB_CPU_CONV_H
 #define NB_CPU_CONV_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef NB_CONV_VLEN
@@ -38,8 +40,15 @@ typedef float conv_v __attribute__((vector_size(NB_CONV_VLEN * sizeof(float))));
 #define CONV_TAIL 4		/* the block for what is left, then 1 */
 #define CONV_MAX_CIN 4096	/* 4 x 1024 filters: the gates, as bwd_x's input */
 #define CONV_INLINE static inline __attribute__((always_inline))
-/* the loops over a block's registers, unrolled so they stay registers */
-#define CONV_UNROLL _Pragma("GCC unroll 8")
+/*
+ * The loops over a block's registers, unrolled whole so they stay
+ * registers: a loop of more iterations than the pragma's count is unrolled
+ * in part, and its accumulators live on the stack (AVX-512's 12 pixels and
+ * input channels under "unroll 8": every FMA with a load and a store, the
+ * kernels 2.8x slower).
+ */
+#define CONV_UNROLL _Pragma("GCC unroll 16")
+_Static_assert(NB_CONV_BLOCK <= 16, "CONV_UNROLL unrolls a block's loops whole");
 
 static const float conv_zero[CONV_MAX_CIN];
 
@@ -58,13 +67,16 @@ CONV_INLINE void conv_st(float *p, conv_v v)
 
 /*
  * z[y][x0 + p][o0 ..] += the taps' sum for n pixels (n <= CONV_PB) and nv
- * vectors of channels; a pixel a tap reaches outside the image reads
- * conv_zero. n and nv are constants where this is inlined.
+ * vectors of channels, the kernel's rows kstride apart (cout, or CONV_V
+ * for a zero-padded copy of the last channels); part (0 < part < CONV_V):
+ * one vector of which z has only the first part channels. A pixel a tap
+ * reaches outside the image reads conv_zero. n, nv and part are constants
+ * where this is inlined.
  */
 CONV_INLINE void conv_fwd_block(int hgt, int wid, int cin, int cout,
-				const float *x, const float *k, float *z,
-				int y, int x0, int o0, const int n,
-				const int nv)
+				const float *x, const float *k, int kstride,
+				float *z, int y, int x0, int o0, const int n,
+				const int nv, const int part)
 {
 	conv_v acc[CONV_PB][2];
 	float *zp = z + ((size_t)y * wid + x0) * cout + o0;
@@ -72,12 +84,15 @@ CONV_INLINE void conv_fwd_block(int hgt, int wid, int cin, int cout,
 	CONV_UNROLL
 	for (int p = 0; p < n; p++)
 		CONV_UNROLL
-		for (int v = 0; v < nv; v++)
-			acc[p][v] = conv_ld(zp + (size_t)p * cout + v * CONV_V);
+		for (int v = 0; v < nv; v++) {
+			acc[p][v] = (conv_v){ 0 };
+			memcpy(&acc[p][v], zp + (size_t)p * cout + v * CONV_V,
+			       (part ? part : CONV_V) * sizeof(float));
+		}
 	for (int tap = 0; tap < 9; tap++) {
 		int sy = y + tap / 3 - 1, dx = tap % 3 - 1;
 		const float *xp[CONV_PB];
-		const float *kk = k + (size_t)tap * cin * cout + o0;
+		const float *kk = k + (size_t)tap * cin * kstride;
 
 		if (sy < 0 || sy >= hgt)
 			continue;
@@ -88,7 +103,7 @@ CONV_INLINE void conv_fwd_block(int hgt, int wid, int cin, int cout,
 			xp[p] = sx < 0 || sx >= wid ? conv_zero :
 				x + ((size_t)sy * wid + sx) * cin;
 		}
-		for (int i = 0; i < cin; i++, kk += cout) {
+		for (int i = 0; i < cin; i++, kk += kstride) {
 			conv_v kv[2];
 
 			CONV_UNROLL
@@ -105,7 +120,8 @@ CONV_INLINE void conv_fwd_block(int hgt, int wid, int cin, int cout,
 	for (int p = 0; p < n; p++)
 		CONV_UNROLL
 		for (int v = 0; v < nv; v++)
-			conv_st(zp + (size_t)p * cout + v * CONV_V, acc[p][v]);
+			memcpy(zp + (size_t)p * cout + v * CONV_V, &acc[p][v],
+			       (part ? part : CONV_V) * sizeof(float));
 }
 
 /*
@@ -146,30 +162,54 @@ static void conv_fwd_one(int hgt, int wid, int cin, int cout,
 	z[((size_t)y * wid + xx) * cout + o] = acc;
 }
 
-/* every pixel of channels o0 .. o0 + nv vectors */
+/* every pixel of channels o0 .. o0 + nv vectors (conv_fwd_block) */
 CONV_INLINE void conv_fwd_cols(int hgt, int wid, int cin, int cout,
-			       const float *x, const float *k, float *z,
-			       int o0, const int nv)
+			       const float *x, const float *k, int kstride,
+			       float *z, int o0, const int nv, const int part)
 {
 	for (int y = 0; y < hgt; y++) {
 		int xx = 0;
 
 		for (; xx + CONV_PB <= wid; xx += CONV_PB)
-			conv_fwd_block(hgt, wid, cin, cout, x, k, z, y,
-				       xx, o0, CONV_PB, nv);
+			conv_fwd_block(hgt, wid, cin, cout, x, k, kstride, z,
+				       y, xx, o0, CONV_PB, nv, part);
 		for (; CONV_PB > CONV_TAIL && xx + CONV_TAIL <= wid; xx += CONV_TAIL)
-			conv_fwd_block(hgt, wid, cin, cout, x, k, z, y,
-				       xx, o0, CONV_TAIL, nv);
+			conv_fwd_block(hgt, wid, cin, cout, x, k, kstride, z,
+				       y, xx, o0, CONV_TAIL, nv, part);
 		for (; xx < wid; xx++)
-			conv_fwd_block(hgt, wid, cin, cout, x, k, z, y,
-				       xx, o0, 1, nv);
+			conv_fwd_block(hgt, wid, cin, cout, x, k, kstride, z,
+				       y, xx, o0, 1, nv, part);
 	}
+}
+
+/*
+ * The channels o .. cout - 1 past a layer's last whole vector (fewer than
+ * CONV_V; e.g. 40 filters in vectors of 16) as one vector, through a copy
+ * of their kernel columns padded with zeros to a vector: the kernel's
+ * full-vector blocks, not conv_fwd_one's sum per channel (which took 65%
+ * of AVX-512's training step). Returns -1 when out of memory.
+ */
+static int conv_fwd_part(int hgt, int wid, int cin, int cout,
+			 const float *x, const float *k, float *z, int o)
+{
+	size_t rows = (size_t)9 * cin;
+	float *kp = calloc(rows * CONV_V, sizeof(float));
+
+	if (!kp)
+		return -1;
+	for (size_t r = 0; r < rows; r++)
+		memcpy(kp + r * CONV_V, k + r * cout + o,
+		       (cout - o) * sizeof(float));
+	conv_fwd_cols(hgt, wid, cin, cout, x, kp, CONV_V, z, o, 1, cout - o);
+	free(kp);
+	return 0;
 }
 
 /*
  * z (H,W,cout) += conv3x3(x (H,W,cin), k [tap][cin][cout]); also the
  * transposed convolution that takes dz back to dx, given the kernel with
  * its channel axes swapped and its taps reversed. cin <= CONV_MAX_CIN.
+ * A head's channels (cout < CONV_V) go by conv_fwd_one.
  */
 static void conv_fwd(int hgt, int wid, int cin, int cout, const float *x,
 		     const float *k, float *z)
@@ -177,9 +217,11 @@ static void conv_fwd(int hgt, int wid, int cin, int cout, const float *x,
 	int o = 0;
 
 	for (; o + 2 * CONV_V <= cout; o += 2 * CONV_V)
-		conv_fwd_cols(hgt, wid, cin, cout, x, k, z, o, 2);
+		conv_fwd_cols(hgt, wid, cin, cout, x, k + o, cout, z, o, 2, 0);
 	for (; o + CONV_V <= cout; o += CONV_V)
-		conv_fwd_cols(hgt, wid, cin, cout, x, k, z, o, 1);
+		conv_fwd_cols(hgt, wid, cin, cout, x, k + o, cout, z, o, 1, 0);
+	if (o == cout || (o && !conv_fwd_part(hgt, wid, cin, cout, x, k, z, o)))
+		return;
 	for (; o < cout; o++)
 		for (int y = 0; y < hgt; y++)
 			for (int xx = 0; xx < wid; xx++)
@@ -189,18 +231,24 @@ static void conv_fwd(int hgt, int wid, int cin, int cout, const float *x,
 
 /*
  * dk[tap][i0 .. i0 + ni][o0 .. o0 + nv vectors] += the sum over the pixels
- * the tap reaches of x (input channel) times dz (output channels).
+ * of rows ya .. yb - 1 that the tap reaches of x (input channel) times dz
+ * (output channels).
  */
 CONV_INLINE void conv_bwd_k_block(int hgt, int wid, int cin, int cout,
 				  const float *x, const float *dz, float *dk,
 				  int tap, int i0, int o0, const int ni,
-				  const int nv)
+				  const int nv, int ya, int yb)
 {
 	int dy = tap / 3 - 1, dx = tap % 3 - 1;
 	int y0 = dy < 0 ? 1 : 0, y1 = dy > 0 ? hgt - 1 : hgt;
 	int xa = dx < 0 ? 1 : 0, xb = dx > 0 ? wid - 1 : wid;
 	float *dp = dk + ((size_t)tap * cin + i0) * cout + o0;
 	conv_v acc[CONV_IB][2];
+
+	y0 = y0 > ya ? y0 : ya;
+	y1 = y1 < yb ? y1 : yb;
+	if (y0 >= y1)
+		return;
 
 	CONV_UNROLL
 	for (int i = 0; i < ni; i++)
@@ -269,37 +317,52 @@ static void conv_bwd_k_one(int hgt, int wid, int cin, int cout,
 
 CONV_INLINE void conv_bwd_k_cols(int hgt, int wid, int cin, int cout,
 				 const float *x, const float *dz, float *dk,
-				 int tap, int o0, const int nv)
+				 int tap, int o0, const int nv, int ya, int yb)
 {
 	int i = 0;
 
 	for (; i + CONV_IB <= cin; i += CONV_IB)
 		conv_bwd_k_block(hgt, wid, cin, cout, x, dz, dk, tap, i, o0,
-				 CONV_IB, nv);
+				 CONV_IB, nv, ya, yb);
 	for (; CONV_IB > CONV_TAIL && i + CONV_TAIL <= cin; i += CONV_TAIL)
 		conv_bwd_k_block(hgt, wid, cin, cout, x, dz, dk, tap, i, o0,
-				 CONV_TAIL, nv);
+				 CONV_TAIL, nv, ya, yb);
 	for (; i < cin; i++)
 		conv_bwd_k_block(hgt, wid, cin, cout, x, dz, dk, tap, i, o0,
-				 1, nv);
+				 1, nv, ya, yb);
 }
 
-/* dk [tap][cin][cout] += x (H,W,cin) (x) dz (H,W,cout) */
+/*
+ * dk [tap][cin][cout] += x (H,W,cin) (x) dz (H,W,cout), a band of rows at
+ * a time: every tap, input and output channel block of a band before the
+ * next, so that the band's dz rows (and the x rows its taps reach) are
+ * read from L1 and L2 by every block, not streamed again from the whole
+ * image for each (1.3-1.4x on convlstm-mono's 40 x 40 x 160 gates). A band
+ * is the rows whose dz fits CONV_BAND_BYTES, at least one.
+ */
+#define CONV_BAND_BYTES 32768
 static void conv_bwd_k(int hgt, int wid, int cin, int cout, const float *x,
 		       const float *dz, float *dk)
 {
-	for (int tap = 0; tap < 9; tap++) {
-		int o = 0;
+	size_t row = (size_t)wid * cout * sizeof(float);
+	int band = row < CONV_BAND_BYTES ? (int)(CONV_BAND_BYTES / row) : 1;
 
-		for (; o + 2 * CONV_V <= cout; o += 2 * CONV_V)
-			conv_bwd_k_cols(hgt, wid, cin, cout, x, dz, dk, tap, o, 2);
-		for (; o + CONV_V <= cout; o += CONV_V)
-			conv_bwd_k_cols(hgt, wid, cin, cout, x, dz, dk, tap, o, 1);
-		for (; o < cout; o++)
+	for (int ya = 0; ya < hgt; ya += band)
+		for (int tap = 0; tap < 9; tap++) {
+			int o = 0, yb = ya + band;
+
+			for (; o + 2 * CONV_V <= cout; o += 2 * CONV_V)
+				conv_bwd_k_cols(hgt, wid, cin, cout, x, dz, dk,
+						tap, o, 2, ya, yb);
+			for (; o + CONV_V <= cout; o += CONV_V)
+				conv_bwd_k_cols(hgt, wid, cin, cout, x, dz, dk,
+						tap, o, 1, ya, yb);
+		}
+	for (int tap = 0; tap < 9; tap++)
+		for (int o = cout - cout % CONV_V; o < cout; o++)
 			for (int i = 0; i < cin; i++)
 				conv_bwd_k_one(hgt, wid, cin, cout, x, dz, dk,
 					       tap, i, o);
-	}
 }
 
 #endif /* NB_CPU_CONV_H */
