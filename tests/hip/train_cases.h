@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The training step's kernels (hip/kernels/train.hip) chained into whole
+ * The training step's kernels (hip/kernels/train.hip), each against the
+ * reference's pieces (train.h), and chained into whole
  * steps on the executor and checked by the engine's own rule,
  * nb_train_validate() (user/engine/train.h): against the double
  * reference's gradients (nb_ref_train_loss()), batch statistics and, after
@@ -28,6 +29,253 @@ static void adam(size_t n, float *p, const float *g, float *m, float *v,
 		 long step, double lr, double beta1, double beta2, double eps);
 static void moving_average(size_t n, float *avg, const float *stat,
 			   double momentum);
+
+/* ---- each kernel against the reference's pieces (train.h) ---- */
+
+static double *to_dbl(const float *p, size_t n)
+{
+	double *d = malloc((n ? n : 1) * sizeof(double));
+
+	for (size_t i = 0; i < n; i++)
+		d[i] = p[i];
+	return d;
+}
+
+/* got against the double ref (rounded to float: 6e-8 relative) */
+static void compare_dbl(struct cmp *c, const float *got, const double *ref,
+			size_t n)
+{
+	float *r = malloc((n ? n : 1) * sizeof(float));
+
+	for (size_t i = 0; i < n; i++)
+		r[i] = (float)ref[i];
+	compare(c, got, r, n);
+	free(r);
+}
+
+static float *drand(struct nb_rng *r, size_t n, double lo, double hi)
+{
+	float *p = dev_alloc(n);
+
+	fill(r, p, n, lo, hi);
+	return p;
+}
+
+/*
+ * nbk_conv_fwd, _bwd_x and _bwd_k with images paired at shift, batch 2 x
+ * 3 frames of 5x7, 3 to 5 channels, against nb_ref_conv3x3{,_bwd} image
+ * by image; max |d| out.
+ */
+static int conv_check(int shift, double *err)
+{
+	const int b = 2, T = 3, H = 5, W = 7, ci = 3, co = 5;
+	const size_t px = H * W, nx = b * T * px * ci, nz = b * T * px * co, nk = 9 * ci * co;
+	struct nb_rng r;
+	struct cmp cm = { .tol_abs = 1e-5, .tol_rel = 1e-4 };
+
+	nb_rng_seed(&r, 31 + shift);
+	float *x = drand(&r, nx, -1, 1), *k = drand(&r, nk, -1, 1), *bias = drand(&r, co, -1, 1);
+	float *dz = drand(&r, nz, -1, 1), *z = drand(&r, nz, 100, 101);
+	float *dx = drand(&r, nx, 100, 101), *dk = drand(&r, nk, 100, 101);
+	double *xd = to_dbl(x, nx), *kd = to_dbl(k, nk), *dzd = to_dbl(dz, nz);
+	double *rz = calloc(nz, 8), *rdx = calloc(nx, 8), *rdk = calloc(nk, 8);
+	struct nbk_conv c = {
+		.batch = b, .frames = T, .height = H, .width = W, .cin = ci,
+		.cout = co, .shift = shift, .x = x, .x_batch_stride = T * px * ci,
+		.k = k, .z = z, .z_batch_stride = T * px * co,
+	};
+
+	for (size_t i = 0; i < nz; i++)
+		rz[i] = bias[i % co];
+	for (int img = 0; img < b * T; img++) {
+		int st = img % T + shift;
+		size_t xi = (size_t)(img - img % T + st) * px * ci, zi = img * px * co;
+
+		if (st < 0 || st >= T)
+			continue;
+		nb_ref_conv3x3(H, W, ci, co, xd + xi, kd, rz + zi);
+		nb_ref_conv3x3_bwd(H, W, ci, co, xd + xi, kd, dzd + zi, rdk, rdx + xi);
+	}
+	conv_fwd(&c, bias);
+	compare_dbl(&cm, z, rz, nz);
+	c.z = dz;
+	c.k = dk;
+	conv_bwd_k(&c);
+	c.k = k;
+	c.x = dx;
+	conv_bwd_x(&c);
+	compare_dbl(&cm, dx, rdx, nx);
+	compare_dbl(&cm, dk, rdk, nk);
+	*err = cm.max_abs;
+	for (float *q[] = { x, k, bias, dz, z, dx, dk }, **e = q; e < q + 7; e++)
+		dev_free(*e);
+	for (double *q[] = { xd, kd, dzd, rz, rdx, rdk }, **e = q; e < q + 6; e++)
+		free(*e);
+	return cm.bad == 0;
+}
+
+/*
+ * nbk_gates_fwd and _bwd at frame 1 of 2 (prev: with frame 0's c and the
+ * next frame's dh and dc; else as at t = 0 of the last frame), batch 2 of
+ * 3x5 pixels, 3 filters, z in [-3, 3] (the hard sigmoid's flat parts
+ * too), against nb_ref_gates{,_bwd} pixel by pixel; max |d| out.
+ */
+static int gates_check(int prev, double *err)
+{
+	const int b = 2, f = 3;
+	const size_t px = 15, fs = px * f, ns = b * 2 * fs, nz = 4 * ns;
+	struct nb_rng r;
+	struct cmp cm = { .tol_abs = 1e-5, .tol_rel = 1e-4 };
+
+	nb_rng_seed(&r, 41 + prev);
+	float *z = drand(&r, nz, -3, 3), *c = drand(&r, ns, -1, 1), *h = drand(&r, ns, 100, 101);
+	float *dh = drand(&r, ns, -1, 1), *rec = drand(&r, b * fs, -1, 1);
+	float *dc = drand(&r, b * fs, -1, 1), *dz = drand(&r, nz, 100, 101);
+	double *rc = calloc(b * fs, 8), *rh = calloc(b * fs, 8), *rdz = calloc(4 * b * fs, 8);
+	double *rdc = to_dbl(dc, b * fs), *zero = calloc(fs * 4, 8);
+	struct nbk_gates g = {
+		.batch = b, .height = 3, .width = 5, .filters = f, .z = z + 4 * fs,
+		.z_batch_stride = 8 * fs, .c_prev = prev ? c : NULL, .c = c + fs,
+		.h = h + fs, .state_batch_stride = 2 * fs, .dh_out = dh + fs,
+		.dh_rec = prev ? rec : NULL, .dc = dc, .dc_in = prev, .dz = dz + 4 * fs,
+	};
+
+	for (int i = 0; i < b; i++)
+		for (size_t q = 0; q < px; q++) {
+			size_t s = (2 * i + 1) * fs + q * f, d = i * fs + q * f;
+			double *zq = to_dbl(z + 4 * s, 4 * f), *cp = to_dbl(c + s - fs, f);
+			double dhq[64];
+
+			for (int j = 0; j < f; j++) {
+				dhq[j] = dh[s + j] + (prev ? rec[d + j] : 0);
+				rdc[d + j] = prev ? rdc[d + j] : 0;
+			}
+			nb_ref_gates(f, zq, prev ? cp : zero, rc + d, rh + d);
+			nb_ref_gates_bwd(f, zq, rc + d, prev ? cp : zero, dhq,
+					 rdc + d, rdz + 4 * d);
+			free(zq);
+			free(cp);
+		}
+	gates_fwd(&g);
+	gates_bwd(&g);
+	for (int i = 0; i < b; i++) {
+		compare_dbl(&cm, c + (2 * i + 1) * fs, rc + i * fs, fs);
+		compare_dbl(&cm, h + (2 * i + 1) * fs, rh + i * fs, fs);
+		compare_dbl(&cm, dz + 4 * (2 * i + 1) * fs, rdz + 4 * i * fs, 4 * fs);
+	}
+	compare_dbl(&cm, dc, rdc, b * fs);
+	*err = cm.max_abs;
+	for (float *q[] = { z, c, h, dh, rec, dc, dz }, **e = q; e < q + 7; e++)
+		dev_free(*e);
+	for (double *q[] = { rc, rh, rdz, rdc, zero }, **e = q; e < q + 5; e++)
+		free(*e);
+	return cm.bad == 0;
+}
+
+/*
+ * nbk_bn_train_fwd and nbk_bn_bwd over the last of 2 frames (a Conv2D
+ * model's last layer), 3 items of 5x3 pixels, 4 filters, against
+ * nb_ref_bn_{forward,backward}; the other frame's dh must stay as it was.
+ */
+static int bn_check(double *err)
+{
+	const int items = 3, f = 4;
+	const size_t rows = 15, fs = rows * f, n = items * fs;
+	struct nb_rng r;
+	struct cmp cm = { .tol_abs = 1e-5, .tol_rel = 1e-4 };
+
+	nb_rng_seed(&r, 53);
+	float *h = drand(&r, 2 * n, -1, 1.5), *gamma = drand(&r, f, 0.5, 1.5);
+	float *beta = drand(&r, f, -0.5, 0.5), *dy = drand(&r, n, -1, 1);
+	float *mean = drand(&r, f, 100, 101), *var = drand(&r, f, 100, 101);
+	float *y = drand(&r, n, 100, 101), *dg = drand(&r, f, 100, 101);
+	float *db = drand(&r, f, 100, 101), *dh = drand(&r, 2 * n, 100, 101);
+	double *hd = malloc(n * 8), *rm = calloc(f, 8), *rv = calloc(f, 8);
+	double *gd = to_dbl(gamma, f), *bd = to_dbl(beta, f), *dyd = to_dbl(dy, n);
+	double *ry = malloc(n * 8), *rdh = malloc(n * 8), *rdg = calloc(f, 8), *rdb = calloc(f, 8);
+	struct nbk_bn p = {
+		.items = items, .filters = f, .rows = rows, .h = h + fs,
+		.item_stride = 2 * fs, .mean = mean, .var = var, .gamma = gamma,
+		.beta = beta, .eps = NB_BN_EPSILON, .y = y, .dy = dy, .dgamma = dg,
+		.dbeta = db, .dh = dh + fs,
+	};
+	size_t still = 0;
+
+	for (int i = 0; i < items; i++)
+		for (size_t e = 0; e < fs; e++)
+			hd[i * fs + e] = h[(2 * i + 1) * fs + e];
+	nb_ref_bn_forward(n / f, f, hd, gd, bd, rm, rv, hd, ry);
+	nb_ref_bn_backward(n / f, f, gd, rv, hd, dyd, rdg, rdb, rdh);
+	bn_train_fwd(&p);
+	bn_bwd(&p);
+	compare_dbl(&cm, mean, rm, f);
+	compare_dbl(&cm, var, rv, f);
+	compare_dbl(&cm, y, ry, n);
+	compare_dbl(&cm, dg, rdg, f);
+	compare_dbl(&cm, db, rdb, f);
+	for (int i = 0; i < items; i++) {
+		compare_dbl(&cm, dh + (2 * i + 1) * fs, rdh + i * fs, fs);
+		for (size_t e = 0; e < fs; e++)
+			still += dh[2 * i * fs + e] >= 100;
+	}
+	*err = cm.max_abs;
+	for (float *q[] = { h, gamma, beta, dy, mean, var, y, dg, db, dh }, **e = q;
+	     e < q + 10; e++)
+		dev_free(*e);
+	for (double *q[] = { hd, rm, rv, gd, bd, dyd, ry, rdh, rdg, rdb }, **e = q;
+	     e < q + 10; e++)
+		free(*e);
+	return cm.bad == 0 && still == items * fs;
+}
+
+/* nbk_loss of 37 logits in [-6, 6] against nb_ref_loss_grad: gradient and loss */
+static int loss_check(enum nb_loss kind, double *err)
+{
+	const size_t n = 37;
+	struct nb_rng r;
+	struct cmp cm = { .tol_abs = 1e-6, .tol_rel = 1e-4 };
+
+	nb_rng_seed(&r, 61 + kind);
+	float *z = drand(&r, n, -6, 6), *y = drand(&r, n, 0, 1);
+	float *grad = drand(&r, n, 100, 101), *terms = dev_alloc(n), *sum = dev_alloc(1);
+	double *rz = to_dbl(z, n), rl;
+
+	rl = nb_ref_loss_grad(kind, y, rz, n);
+	loss(kind == NB_LOSS_BCE, n, z, y, grad, terms, sum);
+	compare_dbl(&cm, grad, rz, n);
+	compare_dbl(&cm, sum, &rl, 1);
+	*err = cm.max_abs;
+	for (float *q[] = { z, y, grad, terms, sum }, **e = q; e < q + 5; e++)
+		dev_free(*e);
+	free(rz);
+	return cm.bad == 0;
+}
+
+static void test_train_kernels(void)
+{
+	double err;
+	int pass;
+
+	for (int shift = -1; shift <= 1; shift++) {
+		pass = conv_check(shift, &err);
+		tap(pass, "train conv: forward (z), input gradient (dx) and kernel gradient (dk), images paired at shift %d, batch 2 x 3 frames of 5x7, 3 to 5 channels: within 1e-5 + 1e-4 |ref| (max |d| %.1e)",
+		    shift, err);
+	}
+	for (int prev = 0; prev <= 1; prev++) {
+		pass = gates_check(prev, &err);
+		tap(pass, "train gates: c, h, dz and dc of a step %s, batch 2 of 3x5, 3 filters, z in [-3, 3]: within 1e-5 + 1e-4 |ref| (max |d| %.1e)",
+		    prev ? "with the frames before and after" : "at t = 0 of the last frame", err);
+	}
+	pass = bn_check(&err);
+	tap(pass, "train BatchNorm: batch mean and variance, y, dgamma, dbeta and dh over the last of 2 frames, 3 items of 5x3, 4 filters; the other frame untouched: within 1e-5 + 1e-4 |ref| (max |d| %.1e)",
+	    err);
+	for (int k = NB_LOSS_BCE; k <= NB_LOSS_MAE; k++) {
+		pass = loss_check(k, &err);
+		tap(pass, "train loss: %s of 37 logits in [-6, 6], gradient and loss within 1e-6 + 1e-4 |ref| (max |d| %.1e)",
+		    k == NB_LOSS_BCE ? "binary cross-entropy" : "mean absolute error",
+		    err);
+	}
+}
 
 /* a planted error: the head kernel's gradient scaled by 1.01 */
 static int train_plant;
@@ -402,6 +650,7 @@ static void test_train(void)
 {
 	struct nb_validation v;
 
+	test_train_kernels();
 	for (size_t i = 0; i < sizeof(train_cases) / sizeof(train_cases[0]); i++) {
 		const struct train_case *tc = &train_cases[i];
 		double t0 = now();
