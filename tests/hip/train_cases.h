@@ -642,8 +642,8 @@ static int train_check(const struct train_case *tc, struct nb_validation *v)
 
 static const struct train_case train_cases[] = {
 	/* H, W, layers, F0, F1, head outputs, Conv2D; batch, frames */
-	{ "Conv3D head, BCE", { NULL, 5, 7, 2, 3, 5, 1, 0, 2, 3 } },
-	{ "Conv2D head, MAE", { NULL, 6, 5, 2, 4, 3, 3, 1, 3, 3 } },
+	{ "Conv3D head, BCE", { NULL, 5, 7, 2, 2, 3, 1, 0, 2, 3 } },
+	{ "Conv2D head, MAE", { NULL, 6, 5, 2, 3, 2, 3, 1, 3, 3 } },
 };
 
 static void test_train(void)
@@ -656,8 +656,8 @@ static void test_train(void)
 		double t0 = now();
 		int pass = train_check(tc, &v);
 
-		tap(pass, "training step chained from the kernels, %s: %dx%d, batch %d x %d frames, 2 steps: gradients within %.0e of each tensor's largest (worst %.1e), statistics and weights after Adam within %.0e + %.0e |ref| (worst beyond %.1e; %.2f s)",
-		    tc->what, tc->fc.height, tc->fc.width, tc->fc.batch,
+		tap(pass, "training step chained from the kernels, %s: %d, %d filters, %dx%d, batch %d x %d frames, 2 steps: gradients within %.0e of each tensor's largest (worst %.1e), statistics and weights after Adam within %.0e + %.0e |ref| (worst beyond %.1e; %.2f s)",
+		    tc->what, tc->fc.f0, tc->fc.f1, tc->fc.height, tc->fc.width, tc->fc.batch,
 		    tc->fc.frames, v.tol_rel, v.max_rel, v.tol_abs,
 		    NB_TRAIN_TOL_REL, v.max_abs, now() - t0);
 	}
@@ -669,13 +669,18 @@ static void test_train(void)
 	    v.max_rel);
 }
 
-/* one training check, for a mutated kernel source (fibers train) */
+/*
+ * The training kernels' block sums, for a mutated kernel source (fibers
+ * train): BatchNorm's statistics and gradient sums (two sums per block:
+ * a write-after-read barrier shows) and the kernel gradient.
+ */
 static inline int mut_train(double *err)
 {
-	struct nb_validation v;
-	int pass = train_check(&train_cases[1], &v);
+	double e2;
+	int pass = bn_check(err) & conv_check(0, &e2);
 
-	*err = v.max_rel;
+	if (!(e2 <= *err))
+		*err = e2;	/* NaN too */
 	return pass;
 }
 
