@@ -21,6 +21,7 @@
 #include "kernels/convlstm.hip"
 #include "kernels/heads.hip"
 #include "kernels/micro.hip"
+#include "kernels/train.hip"
 
 static thread_local char nbk_err[512];
 
@@ -174,6 +175,196 @@ int nbk_conv2d_head(nbk_stream s, int batch, int height, int width,
 	nbk_conv2d_head_kernel<<<nbk_grid(g), g.block, 0, (hipStream_t)s>>>(
 		in, kernel, bias, out, height, width, channels, out_channels);
 	NBK_LAUNCHED(nbk_conv2d_head_kernel);
+	return 0;
+}
+
+/* launch kernel on stream s with geometry g, then check it */
+#define NBK_LAUNCH(kernel, g, s, ...) \
+	do { \
+		kernel<<<nbk_grid(g), (g).block, 0, (hipStream_t)(s)>>>(__VA_ARGS__); \
+		NBK_LAUNCHED(kernel); \
+	} while (0)
+
+/* a convolution's shape: sizes >= 1, an image's values within an int */
+static int nbk_conv_bad(const struct nbk_conv *p, const char *fn)
+{
+	if (p->batch < 1 || p->frames < 1 || p->height < 1 || p->width < 1 ||
+	    p->cin < 1 || p->cout < 1)
+		return NBK_BAD("%s: shape %dx%dx%dx%d, %d to %d channels: expected sizes >= 1",
+			       fn, p->batch, p->frames, p->height, p->width,
+			       p->cin, p->cout);
+	if ((size_t)p->height * p->width *
+	    (p->cin > p->cout ? p->cin : p->cout) > INT_MAX ||
+	    (size_t)9 * p->cin * p->cout > INT_MAX)
+		return NBK_BAD("%s: %dx%d pixels, %d to %d channels: more than %d values",
+			       fn, p->height, p->width, p->cin, p->cout, INT_MAX);
+	return 0;
+}
+
+/* the forward (z from x) or, transposed, the input gradient (x from z) */
+static int nbk_tconv(nbk_stream s, const struct nbk_conv *p, const float *bias,
+		     int transposed)
+{
+	const struct nbk_tconv_map a = nbk_tconv_map(p->cin, p->cout, p->shift,
+						     transposed);
+	const float *in = transposed ? p->z : p->x;
+	float *out = transposed ? p->x : p->z;
+	long in_bs = (long)(transposed ? p->z_batch_stride : p->x_batch_stride);
+	long out_bs = (long)(transposed ? p->x_batch_stride : p->z_batch_stride);
+	long n = (long)p->batch * p->frames * p->height * p->width * a.co;
+	struct nbk_geom g = nbk_train_geom(n);
+
+	if (nbk_conv_bad(p, transposed ? "nbk_conv_bwd_x" : "nbk_conv_fwd"))
+		return -1;
+	NBK_LAUNCH(nbk_tconv_kernel, g, s, in, in_bs, p->k, a.kt, a.kc, a.ka,
+		   a.dir, bias, out, out_bs, p->frames, a.shift, p->height,
+		   p->width, a.ci, a.co, p->accumulate, n);
+	return 0;
+}
+
+int nbk_conv_fwd(nbk_stream s, const struct nbk_conv *p, const float *bias)
+{
+	return nbk_tconv(s, p, bias, 0);
+}
+
+int nbk_conv_bwd_x(nbk_stream s, const struct nbk_conv *p)
+{
+	return nbk_tconv(s, p, NULL, 1);
+}
+
+int nbk_conv_bwd_k(nbk_stream s, const struct nbk_conv *p)
+{
+	if (nbk_conv_bad(p, "nbk_conv_bwd_k"))
+		return -1;
+	struct nbk_geom g = nbk_sums_geom((size_t)9 * p->cin * p->cout);
+
+	NBK_LAUNCH(nbk_wgrad_kernel, g, s, p->x, (long)p->x_batch_stride, p->z,
+		   (long)p->z_batch_stride, p->k, p->batch, p->frames, p->shift,
+		   p->height, p->width, p->cin, p->cout, p->accumulate);
+	return 0;
+}
+
+int nbk_chan_sum(nbk_stream s, const float *x, size_t rows, int channels,
+		 float *out, int accumulate)
+{
+	if (channels < 1)
+		return NBK_BAD("nbk_chan_sum: %d channels: expected >= 1", channels);
+	struct nbk_geom g = nbk_sums_geom(channels);
+
+	NBK_LAUNCH(nbk_chan_sum_kernel, g, s, x, (long)rows, channels, out,
+		   accumulate);
+	return 0;
+}
+
+static int nbk_bn_bad(const struct nbk_bn *p, const char *fn)
+{
+	if (p->items < 1 || p->filters < 1 || p->rows < 1)
+		return NBK_BAD("%s: %d items of %zu rows, %d filters: expected >= 1",
+			       fn, p->items, p->rows, p->filters);
+	return 0;
+}
+
+int nbk_bn_train_fwd(nbk_stream s, const struct nbk_bn *p)
+{
+	if (nbk_bn_bad(p, "nbk_bn_train_fwd"))
+		return -1;
+	long n = (long)p->items * p->rows * p->filters;
+	struct nbk_geom gs = nbk_sums_geom(p->filters), ge = nbk_train_geom(n);
+
+	NBK_LAUNCH(nbk_bn_stats_kernel, gs, s, p->h, (long)p->item_stride,
+		   p->items, (long)p->rows, p->filters, p->mean, p->var);
+	NBK_LAUNCH(nbk_bn_fwd_kernel, ge, s, p->h, (long)p->item_stride,
+		   (long)p->rows, p->filters, p->mean, p->var, p->gamma,
+		   p->beta, p->eps, p->y, n);
+	return 0;
+}
+
+int nbk_bn_bwd(nbk_stream s, const struct nbk_bn *p)
+{
+	if (nbk_bn_bad(p, "nbk_bn_bwd"))
+		return -1;
+	long n = (long)p->items * p->rows * p->filters;
+	struct nbk_geom gs = nbk_sums_geom(p->filters), ge = nbk_train_geom(n);
+
+	NBK_LAUNCH(nbk_bn_bwd_sums_kernel, gs, s, p->h, (long)p->item_stride,
+		   p->items, (long)p->rows, p->filters, p->mean, p->var,
+		   p->eps, p->dy, p->dgamma, p->dbeta);
+	NBK_LAUNCH(nbk_bn_bwd_kernel, ge, s, p->h, (long)p->item_stride,
+		   (long)p->rows, p->filters, p->mean, p->var, p->eps,
+		   p->gamma, p->dy, p->dgamma, p->dbeta, p->dh, n);
+	return 0;
+}
+
+static int nbk_gates_bad(const struct nbk_gates *p, const char *fn)
+{
+	if (p->batch < 1 || p->height < 1 || p->width < 1 || p->filters < 1)
+		return NBK_BAD("%s: shape %dx%dx%d, %d filters: expected sizes >= 1",
+			       fn, p->batch, p->height, p->width, p->filters);
+	return 0;
+}
+
+int nbk_gates_fwd(nbk_stream s, const struct nbk_gates *p)
+{
+	if (nbk_gates_bad(p, "nbk_gates_fwd"))
+		return -1;
+	long m = (long)p->height * p->width * p->filters, n = m * p->batch;
+	struct nbk_geom g = nbk_train_geom(n);
+
+	NBK_LAUNCH(nbk_gates_fwd_kernel, g, s, p->z, (long)p->z_batch_stride,
+		   p->c_prev, p->c_prev != NULL, p->c, p->h,
+		   (long)p->state_batch_stride, p->filters, m, n);
+	return 0;
+}
+
+int nbk_gates_bwd(nbk_stream s, const struct nbk_gates *p)
+{
+	if (nbk_gates_bad(p, "nbk_gates_bwd"))
+		return -1;
+	long m = (long)p->height * p->width * p->filters, n = m * p->batch;
+	struct nbk_geom g = nbk_train_geom(n);
+
+	NBK_LAUNCH(nbk_gates_bwd_kernel, g, s, p->z, (long)p->z_batch_stride,
+		   p->c, p->c_prev, p->c_prev != NULL,
+		   (long)p->state_batch_stride, p->dh_out, p->dh_out != NULL,
+		   p->dh_rec, p->dh_rec != NULL, p->dc, p->dc_in, p->dz,
+		   p->filters, m, n);
+	return 0;
+}
+
+int nbk_loss(nbk_stream s, int bce, size_t n, const float *logit,
+	     const float *target, float *grad, float *terms, float *loss)
+{
+	if (!n)
+		return NBK_BAD("nbk_loss: no values");
+	struct nbk_geom g = nbk_train_geom(n);
+
+	NBK_LAUNCH(nbk_loss_kernel, g, s, logit, target, bce, grad, terms,
+		   (long)n);
+	return nbk_chan_sum(s, terms, n, 1, loss, 0);
+}
+
+int nbk_adam(nbk_stream s, size_t n, float *p, const float *g, float *m,
+	     float *v, long step, double lr, double beta1, double beta2,
+	     double eps)
+{
+	if (!n)
+		return 0;
+	struct nbk_geom geo = nbk_train_geom(n);
+
+	NBK_LAUNCH(nbk_adam_kernel, geo, s, p, g, m, v,
+		   nbk_adam_alpha(step, lr, beta1, beta2), (float)(1 - beta1),
+		   (float)(1 - beta2), (float)eps, (long)n);
+	return 0;
+}
+
+int nbk_moving_average(nbk_stream s, size_t n, float *avg, const float *stat,
+		       double momentum)
+{
+	if (!n)
+		return 0;
+	struct nbk_geom g = nbk_train_geom(n);
+
+	NBK_LAUNCH(nbk_moving_kernel, g, s, avg, stat, (float)momentum, (long)n);
 	return 0;
 }
 

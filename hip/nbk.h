@@ -91,6 +91,104 @@ int nbk_conv2d_head(nbk_stream s, int batch, int height, int width,
 		    const float *kernel, const float *bias, float *out);
 
 /*
+ * ---- The training step (kernels/train.hip; user/engine/train.h) ----
+ *
+ * A 3x3 "same" convolution with kernel k (3, 3, cin, cout) between the
+ * images of two sequences: image (b, t) of z (cout channels) and image
+ * (b, t + shift) of x (cin channels), for every t where both exist (shift
+ * -1: the recurrent kernel, h of the frame before; -1, 0, 1: the Conv3D
+ * head's three frames). Its three uses:
+ *   nbk_conv_fwd    z = (accumulate ? z : bias, or 0 when NULL) + conv(x, k)
+ *   nbk_conv_bwd_x  x = (accumulate ? x : 0) + the gradient from dz = z
+ *   nbk_conv_bwd_k  k = (accumulate ? k : 0) + the gradient from dz = z
+ * An image's values (H W max(cin, cout)) must fit an int.
+ */
+struct nbk_conv {
+	int batch, frames, height, width, cin, cout, shift;
+	float *x;			/* the input, or its gradient */
+	size_t x_batch_stride;		/* floats */
+	float *k;			/* the kernel, or its gradient */
+	float *z;			/* the output, or its gradient */
+	size_t z_batch_stride;		/* floats */
+	int accumulate;
+};
+int nbk_conv_fwd(nbk_stream s, const struct nbk_conv *p, const float *bias);
+int nbk_conv_bwd_x(nbk_stream s, const struct nbk_conv *p);
+int nbk_conv_bwd_k(nbk_stream s, const struct nbk_conv *p);
+
+/* out[a] = (accumulate ? out[a] : 0) + the sum of x[r channels + a], r < rows */
+int nbk_chan_sum(nbk_stream s, const float *x, size_t rows, int channels,
+		 float *out, int accumulate);
+
+/*
+ * BatchNormalization in training mode over h's kept frames: items (the
+ * batch) of rows values per channel (the kept frames' pixels), item i at
+ * h + i item_stride. nbk_bn_train_fwd: the batch mean and biased variance
+ * per channel, and y = gamma (h - mean) / sqrt(var + eps) + beta, dense
+ * (items, rows, F). nbk_bn_bwd: from dy (as y), dgamma, dbeta and dh
+ * (at h's places; what is not kept is not written).
+ */
+struct nbk_bn {
+	int items, filters;
+	size_t rows;
+	const float *h;
+	size_t item_stride;		/* floats */
+	float *mean, *var;		/* (F) */
+	const float *gamma, *beta;	/* (F) */
+	float eps;
+	float *y;			/* forward */
+	const float *dy;		/* backward */
+	float *dgamma, *dbeta, *dh;
+};
+int nbk_bn_train_fwd(nbk_stream s, const struct nbk_bn *p);
+int nbk_bn_bwd(nbk_stream s, const struct nbk_bn *p);
+
+/*
+ * One time step of a ConvLSTM layer's gates, from the pre-activations z
+ * (the 4F columns i, f, c, o of frame t: nbk_conv_fwd of x and of h of
+ * the frame before, with the bias). nbk_gates_fwd: c and h of frame t
+ * from c_prev (frame t - 1's; NULL at t = 0). nbk_gates_bwd: dz (at z's
+ * places) from dh = dh_out (at the states' places; NULL: none) + dh_rec
+ * (dense (B, H, W, F), from frame t + 1; NULL: none) and dc (dense, frame
+ * t + 1's when dc_in, else zero), and dc for frame t - 1, in place.
+ */
+struct nbk_gates {
+	int batch, height, width, filters;
+	const float *z;
+	size_t z_batch_stride;		/* floats, z's and dz's */
+	const float *c_prev;
+	float *c, *h;
+	size_t state_batch_stride;	/* floats, c's, h's, c_prev's, dh_out's */
+	const float *dh_out, *dh_rec;
+	float *dc;
+	int dc_in;
+	float *dz;
+};
+int nbk_gates_fwd(nbk_stream s, const struct nbk_gates *p);
+int nbk_gates_bwd(nbk_stream s, const struct nbk_gates *p);
+
+/*
+ * The loss of n logits against target, and its gradient (train.h): bce,
+ * binary cross-entropy from the logits (the Conv3D head); else the mean
+ * absolute error of their sigmoid (the Conv2D head). grad (n) receives
+ * dloss/dlogit, terms (n) each value's part and loss[0] their sum.
+ */
+int nbk_loss(nbk_stream s, int bce, size_t n, const float *logit,
+	     const float *target, float *grad, float *terms, float *loss);
+
+/*
+ * Adam's update of n parameters p with gradient g and moments m and v,
+ * Keras 3's (train.h), at step (from 1): the learning rate's bias
+ * corrections in double. nbk_moving_average: avg = avg momentum + stat
+ * (1 - momentum).
+ */
+int nbk_adam(nbk_stream s, size_t n, float *p, const float *g, float *m,
+	     float *v, long step, double lr, double beta1, double beta2,
+	     double eps);
+int nbk_moving_average(nbk_stream s, size_t n, float *avg, const float *stat,
+		       double momentum);
+
+/*
  * FMA peak: blocks x threads threads (threads at most 256) each run iters
  * iterations of independent chains a = a * m + k, and store one lane's
  * final value in out[global thread id]. Returns the FLOP count in *flops.

@@ -15,10 +15,11 @@
  * a __shared__ at file scope would be one copy for all of them); pointer
  * parameters carry NBK_G (global) or NBK_L (__shared__ memory); no size_t
  * kernel parameters (long instead); math through the C names below
- * (fmaf, tanhf, expf, fminf, fmaxf), mapped to OpenCL's overloads; no
- * identifier that OpenCL C reserves (kernel, global, local, constant,
- * private); 16-byte vectors through NBK_G_F4 (global memory) and
- * NBK_LDS_F4 (__shared__), written to float4 arrays as they are.
+ * (fmaf, tanhf, expf, fminf, fmaxf, fabsf, sqrtf, log1pf), mapped to
+ * OpenCL's overloads; no identifier that OpenCL C reserves (kernel,
+ * global, local, constant, private); 16-byte vectors through NBK_G_F4
+ * (global memory) and NBK_LDS_F4 (__shared__), written to float4 arrays
+ * as they are.
  *
  * Every kernel declares its block size: __global__ NBK_BOUNDS(threads)
  * void ... (__launch_bounds__; OpenCL's reqd_work_group_size, so that PoCL
@@ -62,6 +63,9 @@
 #define expf exp
 #define fminf fmin
 #define fmaxf fmax
+#define fabsf fabs
+#define sqrtf sqrt
+#define log1pf log1p
 #define NBK_NAN NAN
 
 #elif defined(NBK_FIBERS)

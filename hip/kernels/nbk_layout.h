@@ -75,6 +75,7 @@
 #define NBK_PEAK_CHAINS 8	/* independent FMA chains per thread */
 #define NBK_PEAK_THREADS 256
 #define NBK_TRIAD_THREADS 256
+#define NBK_TRAIN_THREADS 64	/* train.hip: a power of two (its sums' tree) */
 
 /*
  * The device code's family: from the target (HIP, CUDA), or given (the
@@ -106,13 +107,17 @@
 #define NBK_STEP_WAVES NBK_TILE_W(NBK_TILE)
 
 #ifndef __OPENCL_VERSION__
+#include <math.h>
 #include <stddef.h>
 
 /* Whole waves: wave32 on RDNA and NVIDIA, wave64 on GCN and CDNA. */
 #if NBK_TILE_THREADS(NBK_TILE_RDNA) % 32 || NBK_TILE_THREADS(NBK_TILE_NV) % 32 || \
 	NBK_TILE_THREADS(NBK_TILE_GCN) % 64 || NBK_HEAD_THREADS % 64 || \
-	NBK_PEAK_THREADS % 64 || NBK_TRIAD_THREADS % 64
+	NBK_PEAK_THREADS % 64 || NBK_TRIAD_THREADS % 64 || NBK_TRAIN_THREADS % 64
 #error "a block size is not a whole number of waves"
+#endif
+#if NBK_TRAIN_THREADS & (NBK_TRAIN_THREADS - 1)
+#error "train.hip's block sums halve NBK_TRAIN_THREADS down to 1"
 #endif
 #if NBK_TILE_TW(NBK_TILE_RDNA) % NBK_TILE_PX(NBK_TILE_RDNA) || \
 	NBK_TILE_TW(NBK_TILE_GCN) % NBK_TILE_PX(NBK_TILE_GCN) || \
@@ -267,6 +272,51 @@ static inline struct nbk_geom nbk_triad_geom(size_t n)
 		NBK_TRIAD_THREADS,
 	};
 	return g;
+}
+
+/* train.hip's element-wise kernels: grid-stride, as the triad */
+static inline struct nbk_geom nbk_train_geom(size_t n)
+{
+	unsigned int b = nbk_div_up(n, NBK_TRAIN_THREADS);
+	struct nbk_geom g = {
+		{ b < 4096 ? (b ? b : 1) : 4096, 1, 1 },
+		NBK_TRAIN_THREADS,
+	};
+	return g;
+}
+
+/* train.hip's sums: a block per value summed */
+static inline struct nbk_geom nbk_sums_geom(size_t values)
+{
+	struct nbk_geom g = { { (unsigned int)values, 1, 1 }, NBK_TRAIN_THREADS };
+
+	return g;
+}
+
+/*
+ * nbk_tconv_kernel's arguments for a convolution with kernel (3, 3, cin,
+ * cout) of images paired by shift (train.hip): the forward, or with
+ * transposed its input gradient.
+ */
+struct nbk_tconv_map {
+	int kt, kc, ka, dir, shift, ci, co;
+};
+
+static inline struct nbk_tconv_map nbk_tconv_map(int cin, int cout, int shift,
+						 int transposed)
+{
+	struct nbk_tconv_map fwd = { cin * cout, cout, 1, 1, shift, cin, cout };
+	struct nbk_tconv_map bwd = { cin * cout, 1, cout, -1, -shift, cout, cin };
+
+	return transposed ? bwd : fwd;
+}
+
+/* Adam's learning rate at step (from 1), with both bias corrections */
+static inline float nbk_adam_alpha(long step, double lr, double beta1,
+				   double beta2)
+{
+	return (float)(lr * sqrt(1 - pow(beta2, (double)step)) /
+		       (1 - pow(beta1, (double)step)));
 }
 #endif /* !__OPENCL_VERSION__ */
 

@@ -459,4 +459,6 @@ static inline int mut_color(double *err)
 	return model_check(&fc, &m, err);
 }
 
+#include "train_cases.h"
+
 #endif /* NBK_TEST_CASES_H */

@@ -32,6 +32,7 @@
 #include "cases.h"
 #include "kernels/convlstm.hip"
 #include "kernels/heads.hip"
+#include "kernels/train.hip"
 
 #define MAX_THREADS 1024
 #define STACK_BYTES (64 * 1024)
@@ -197,6 +198,214 @@ static void head2d(int b, int h, int w, int c, int o, const float *in,
 	launch(nbk_head_geom(b, h, w), head2d_body);
 }
 
+/* train.hip's launches: the arguments of the one running */
+static struct {
+	const struct nbk_conv *conv;
+	struct nbk_tconv_map map;
+	const float *bias;
+	const struct nbk_bn *bn;
+	const struct nbk_gates *gates;
+	const float *x, *y;
+	float *out, *aux, *sum, *m, *v;
+	long n, m_count;
+	int c, flag;
+	float f[4];
+} ta;
+
+static void tconv_body(void)
+{
+	const struct nbk_conv *p = ta.conv;
+	const struct nbk_tconv_map a = ta.map;
+	const int tr = a.dir < 0;
+
+	nbk_tconv_kernel(tr ? p->z : p->x,
+			 (long)(tr ? p->z_batch_stride : p->x_batch_stride),
+			 p->k, a.kt, a.kc, a.ka, a.dir, ta.bias, tr ? p->x : p->z,
+			 (long)(tr ? p->x_batch_stride : p->z_batch_stride),
+			 p->frames, a.shift, p->height, p->width, a.ci, a.co,
+			 p->accumulate, ta.n);
+}
+
+static void tconv(const struct nbk_conv *p, const float *bias, int tr)
+{
+	ta.conv = p;
+	ta.bias = bias;
+	ta.map = nbk_tconv_map(p->cin, p->cout, p->shift, tr);
+	ta.n = (long)p->batch * p->frames * p->height * p->width * ta.map.co;
+	launch(nbk_train_geom(ta.n), tconv_body);
+}
+
+static void conv_fwd(const struct nbk_conv *p, const float *bias)
+{
+	tconv(p, bias, 0);
+}
+
+static void conv_bwd_x(const struct nbk_conv *p)
+{
+	tconv(p, NULL, 1);
+}
+
+static void wgrad_body(void)
+{
+	const struct nbk_conv *p = ta.conv;
+
+	nbk_wgrad_kernel(p->x, (long)p->x_batch_stride, p->z,
+			 (long)p->z_batch_stride, p->k, p->batch, p->frames,
+			 p->shift, p->height, p->width, p->cin, p->cout,
+			 p->accumulate);
+}
+
+static void conv_bwd_k(const struct nbk_conv *p)
+{
+	ta.conv = p;
+	launch(nbk_sums_geom((size_t)9 * p->cin * p->cout), wgrad_body);
+}
+
+static void csum_body(void)
+{
+	nbk_chan_sum_kernel(ta.x, ta.n, ta.c, ta.out, ta.flag);
+}
+
+static void chan_sum(const float *x, size_t rows, int channels, float *out,
+		     int accumulate)
+{
+	ta.x = x, ta.n = (long)rows, ta.c = channels, ta.out = out;
+	ta.flag = accumulate;
+	launch(nbk_sums_geom(channels), csum_body);
+}
+
+static void bnstats_body(void)
+{
+	const struct nbk_bn *p = ta.bn;
+
+	nbk_bn_stats_kernel(p->h, (long)p->item_stride, p->items, (long)p->rows,
+			    p->filters, p->mean, p->var);
+}
+
+static void bnfwd_body(void)
+{
+	const struct nbk_bn *p = ta.bn;
+
+	nbk_bn_fwd_kernel(p->h, (long)p->item_stride, (long)p->rows, p->filters,
+			  p->mean, p->var, p->gamma, p->beta, p->eps, p->y, ta.n);
+}
+
+static void bn_train_fwd(const struct nbk_bn *p)
+{
+	ta.bn = p;
+	ta.n = (long)p->items * p->rows * p->filters;
+	launch(nbk_sums_geom(p->filters), bnstats_body);
+	launch(nbk_train_geom(ta.n), bnfwd_body);
+}
+
+static void bnsums_body(void)
+{
+	const struct nbk_bn *p = ta.bn;
+
+	nbk_bn_bwd_sums_kernel(p->h, (long)p->item_stride, p->items,
+			       (long)p->rows, p->filters, p->mean, p->var,
+			       p->eps, p->dy, p->dgamma, p->dbeta);
+}
+
+static void bnbwd_body(void)
+{
+	const struct nbk_bn *p = ta.bn;
+
+	nbk_bn_bwd_kernel(p->h, (long)p->item_stride, (long)p->rows, p->filters,
+			  p->mean, p->var, p->eps, p->gamma, p->dy, p->dgamma,
+			  p->dbeta, p->dh, ta.n);
+}
+
+static void bn_bwd(const struct nbk_bn *p)
+{
+	ta.bn = p;
+	ta.n = (long)p->items * p->rows * p->filters;
+	launch(nbk_sums_geom(p->filters), bnsums_body);
+	launch(nbk_train_geom(ta.n), bnbwd_body);
+}
+
+static void gfwd_body(void)
+{
+	const struct nbk_gates *p = ta.gates;
+
+	nbk_gates_fwd_kernel(p->z, (long)p->z_batch_stride, p->c_prev,
+			     p->c_prev != NULL, p->c, p->h,
+			     (long)p->state_batch_stride, p->filters,
+			     ta.m_count, ta.n);
+}
+
+static void gbwd_body(void)
+{
+	const struct nbk_gates *p = ta.gates;
+
+	nbk_gates_bwd_kernel(p->z, (long)p->z_batch_stride, p->c, p->c_prev,
+			     p->c_prev != NULL, (long)p->state_batch_stride,
+			     p->dh_out, p->dh_out != NULL, p->dh_rec,
+			     p->dh_rec != NULL, p->dc, p->dc_in, p->dz,
+			     p->filters, ta.m_count, ta.n);
+}
+
+static void gates(const struct nbk_gates *p, void (*body)(void))
+{
+	ta.gates = p;
+	ta.m_count = (long)p->height * p->width * p->filters;
+	ta.n = ta.m_count * p->batch;
+	launch(nbk_train_geom(ta.n), body);
+}
+
+static void gates_fwd(const struct nbk_gates *p)
+{
+	gates(p, gfwd_body);
+}
+
+static void gates_bwd(const struct nbk_gates *p)
+{
+	gates(p, gbwd_body);
+}
+
+static void loss_body(void)
+{
+	nbk_loss_kernel(ta.x, ta.y, ta.flag, ta.out, ta.aux, ta.n);
+}
+
+static void loss(int bce, size_t n, const float *logit, const float *target,
+		 float *grad, float *terms, float *sum)
+{
+	ta.x = logit, ta.y = target, ta.flag = bce, ta.out = grad;
+	ta.aux = terms, ta.n = (long)n;
+	launch(nbk_train_geom(n), loss_body);
+	chan_sum(terms, n, 1, sum, 0);
+}
+
+static void adam_body(void)
+{
+	nbk_adam_kernel(ta.out, ta.x, ta.m, ta.v, ta.f[0], ta.f[1], ta.f[2],
+			ta.f[3], ta.n);
+}
+
+static void adam(size_t n, float *p, const float *g, float *m, float *v,
+		 long step, double lr, double beta1, double beta2, double eps)
+{
+	ta.out = p, ta.x = g, ta.m = m, ta.v = v, ta.n = (long)n;
+	ta.f[0] = nbk_adam_alpha(step, lr, beta1, beta2);
+	ta.f[1] = (float)(1 - beta1);
+	ta.f[2] = (float)(1 - beta2);
+	ta.f[3] = (float)eps;
+	launch(nbk_train_geom(n), adam_body);
+}
+
+static void moving_body(void)
+{
+	nbk_moving_kernel(ta.out, ta.x, ta.f[0], ta.n);
+}
+
+static void moving_average(size_t n, float *avg, const float *stat,
+			   double momentum)
+{
+	ta.out = avg, ta.x = stat, ta.f[0] = (float)momentum, ta.n = (long)n;
+	launch(nbk_train_geom(n), moving_body);
+}
+
 static float *dev_alloc(size_t n)
 {
 	float *p = malloc((n ? n : 1) * sizeof(float));
@@ -216,7 +425,10 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int (*check)(double *err);
-	} one[] = { { "step", mut_step }, { "mono", mut_mono }, { "color", mut_color } };
+	} one[] = {
+		{ "step", mut_step }, { "mono", mut_mono }, { "color", mut_color },
+		{ "train", mut_train },
+	};
 	double t0 = now();
 
 	stacks = malloc((size_t)MAX_THREADS * STACK_BYTES);
@@ -245,12 +457,15 @@ int main(int argc, char **argv)
 			}
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: %s [step|mono|color|diverge]\n", argv[0]);
+		fprintf(stderr, "usage: %s [step|mono|color|train|diverge]\n", argv[0]);
 		return 2;
 	}
 	test_cells();
 	test_forward();
 	test_diverge();
+	/* the training kernels take no tile parameters: one family checks them */
+	if (NBK_FAMILY == NBK_FAMILY_NV)
+		test_train();
 	printf("# %d tests, %d failed, %.1f s\n", tap_count(), tap_failed, now() - t0);
 	return tap_done(NULL);
 }

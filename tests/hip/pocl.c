@@ -30,6 +30,12 @@ static cl_context ctx;
 static cl_command_queue queue;
 static cl_device_id dev;
 static cl_kernel k_step, k_head3d, k_head2d, k_peak, k_triad;
+static cl_kernel k_tconv, k_wgrad, k_csum, k_bnstats, k_bnfwd, k_bnsums, k_bnbwd,
+	k_gfwd, k_gbwd, k_loss, k_adam, k_moving;
+static cl_kernel *const train_kernels[] = {
+	&k_tconv, &k_wgrad, &k_csum, &k_bnstats, &k_bnfwd, &k_bnsums, &k_bnbwd,
+	&k_gfwd, &k_gbwd, &k_loss, &k_adam, &k_moving,
+};
 static void die(const char *what, cl_int e)
 {
 	fprintf(stderr, "pocl: %s: OpenCL error %d\n", what, e);
@@ -85,7 +91,10 @@ struct mutation {
 	int (*check)(double *err);	/* 1: valid */
 };
 
-static const char *const files[] = { "convlstm.hip", "heads.hip", "micro.hip" };
+static const char *const files[] = {
+	"convlstm.hip", "heads.hip", "micro.hip", "train.hip",
+};
+#define NFILES (int)(sizeof(files) / sizeof(files[0]))
 
 static void mutate(char **src, const struct mutation *m)
 {
@@ -110,11 +119,11 @@ static void mutate(char **src, const struct mutation *m)
 static cl_program build(const char *dir, const char *tune,
 			const struct mutation *m, double *secs)
 {
-	char *src[3], path[4096], opts[8400], log[16384];
+	char *src[NFILES], path[4096], opts[8400], log[16384];
 	cl_program prog;
 	cl_int e;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NFILES; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		src[i] = slurp(path);
 	}
@@ -122,7 +131,7 @@ static cl_program build(const char *dir, const char *tune,
 		mutate(src, m);
 	double t0 = now();
 
-	prog = clCreateProgramWithSource(ctx, 3, (const char **)src, NULL, &e);
+	prog = clCreateProgramWithSource(ctx, NFILES, (const char **)src, NULL, &e);
 	if (e != CL_SUCCESS)
 		die("clCreateProgramWithSource", e);
 	snprintf(opts, sizeof(opts), "-cl-std=CL1.2 -Werror -I%s %s", dir, tune);
@@ -133,7 +142,7 @@ static cl_program build(const char *dir, const char *tune,
 		fprintf(stderr, "pocl: the kernels do not build as OpenCL C:\n%s\n", log);
 		exit(1);
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < NFILES; i++)
 		free(src[i]);
 	return prog;
 }
@@ -148,6 +157,18 @@ static void kernels(cl_program prog)
 	K(k_head2d, "nbk_conv2d_head_kernel");
 	K(k_peak, "nbk_fma_peak_kernel");
 	K(k_triad, "nbk_triad_kernel");
+	K(k_tconv, "nbk_tconv_kernel");
+	K(k_wgrad, "nbk_wgrad_kernel");
+	K(k_csum, "nbk_chan_sum_kernel");
+	K(k_bnstats, "nbk_bn_stats_kernel");
+	K(k_bnfwd, "nbk_bn_fwd_kernel");
+	K(k_bnsums, "nbk_bn_bwd_sums_kernel");
+	K(k_bnbwd, "nbk_bn_bwd_kernel");
+	K(k_gfwd, "nbk_gates_fwd_kernel");
+	K(k_gbwd, "nbk_gates_bwd_kernel");
+	K(k_loss, "nbk_loss_kernel");
+	K(k_adam, "nbk_adam_kernel");
+	K(k_moving, "nbk_moving_kernel");
 #undef K
 
 }
@@ -233,6 +254,149 @@ static void head2d(int b, int h, int w, int c, int o, const float *in,
 	launch(k_head2d, nbk_head_geom(b, h, w));
 }
 
+/*
+ * A launch of train.hip's kernel k: its arguments by sig, a letter each
+ * (p: pointer, l: long, i: int, f: float, passed as double).
+ */
+static void run_sig(cl_kernel k, struct nbk_geom g, const char *sig, ...)
+{
+	va_list ap;
+	int i = 0;
+
+	va_start(ap, sig);
+	for (const char *c = sig; *c; c++) {
+		long l;
+		int n;
+		float f;
+
+		switch (*c) {
+		case 'p':
+			arg_ptr(k, &i, va_arg(ap, const void *));
+			break;
+		case 'l':
+			l = va_arg(ap, long);
+			arg(k, &i, sizeof(l), &l);
+			break;
+		case 'i':
+			n = va_arg(ap, int);
+			arg(k, &i, sizeof(n), &n);
+			break;
+		default:
+			f = (float)va_arg(ap, double);
+			arg(k, &i, sizeof(f), &f);
+		}
+	}
+	va_end(ap);
+	launch(k, g);
+}
+
+static void tconv(const struct nbk_conv *p, const float *bias, int tr)
+{
+	struct nbk_tconv_map a = nbk_tconv_map(p->cin, p->cout, p->shift, tr);
+	long n = (long)p->batch * p->frames * p->height * p->width * a.co;
+
+	run_sig(k_tconv, nbk_train_geom(n), "plpiiiippliiiiiiil",
+		tr ? p->z : p->x,
+		(long)(tr ? p->z_batch_stride : p->x_batch_stride), p->k, a.kt,
+		a.kc, a.ka, a.dir, bias, tr ? p->x : p->z,
+		(long)(tr ? p->x_batch_stride : p->z_batch_stride), p->frames,
+		a.shift, p->height, p->width, a.ci, a.co, p->accumulate, n);
+}
+
+static void conv_fwd(const struct nbk_conv *p, const float *bias)
+{
+	tconv(p, bias, 0);
+}
+
+static void conv_bwd_x(const struct nbk_conv *p)
+{
+	tconv(p, NULL, 1);
+}
+
+static void conv_bwd_k(const struct nbk_conv *p)
+{
+	run_sig(k_wgrad, nbk_sums_geom((size_t)9 * p->cin * p->cout),
+		"plplpiiiiiiii", p->x, (long)p->x_batch_stride, p->z,
+		(long)p->z_batch_stride, p->k, p->batch, p->frames, p->shift,
+		p->height, p->width, p->cin, p->cout, p->accumulate);
+}
+
+static void chan_sum(const float *x, size_t rows, int channels, float *out,
+		     int accumulate)
+{
+	run_sig(k_csum, nbk_sums_geom(channels), "plipi", x, (long)rows,
+		channels, out, accumulate);
+}
+
+static void bn_train_fwd(const struct nbk_bn *p)
+{
+	long n = (long)p->items * p->rows * p->filters;
+
+	run_sig(k_bnstats, nbk_sums_geom(p->filters), "plilipp", p->h,
+		(long)p->item_stride, p->items, (long)p->rows, p->filters,
+		p->mean, p->var);
+	run_sig(k_bnfwd, nbk_train_geom(n), "pllippppfpl", p->h,
+		(long)p->item_stride, (long)p->rows, p->filters, p->mean,
+		p->var, p->gamma, p->beta, (double)p->eps, p->y, n);
+}
+
+static void bn_bwd(const struct nbk_bn *p)
+{
+	long n = (long)p->items * p->rows * p->filters;
+
+	run_sig(k_bnsums, nbk_sums_geom(p->filters), "plilippfppp", p->h,
+		(long)p->item_stride, p->items, (long)p->rows, p->filters,
+		p->mean, p->var, (double)p->eps, p->dy, p->dgamma, p->dbeta);
+	run_sig(k_bnbwd, nbk_train_geom(n), "pllippfpppppl", p->h,
+		(long)p->item_stride, (long)p->rows, p->filters, p->mean,
+		p->var, (double)p->eps, p->gamma, p->dy, p->dgamma, p->dbeta,
+		p->dh, n);
+}
+
+static void gates_fwd(const struct nbk_gates *p)
+{
+	long m = (long)p->height * p->width * p->filters, n = m * p->batch;
+
+	run_sig(k_gfwd, nbk_train_geom(n), "plpipplill", p->z,
+		(long)p->z_batch_stride, p->c_prev, p->c_prev != NULL, p->c,
+		p->h, (long)p->state_batch_stride, p->filters, m, n);
+}
+
+static void gates_bwd(const struct nbk_gates *p)
+{
+	long m = (long)p->height * p->width * p->filters, n = m * p->batch;
+
+	run_sig(k_gbwd, nbk_train_geom(n), "plppilpipipipill", p->z,
+		(long)p->z_batch_stride, p->c, p->c_prev, p->c_prev != NULL,
+		(long)p->state_batch_stride, p->dh_out, p->dh_out != NULL,
+		p->dh_rec, p->dh_rec != NULL, p->dc, p->dc_in, p->dz,
+		p->filters, m, n);
+}
+
+static void loss(int bce, size_t n, const float *logit, const float *target,
+		 float *grad, float *terms, float *sum)
+{
+	run_sig(k_loss, nbk_train_geom(n), "ppippl", logit, target, bce, grad,
+		terms, (long)n);
+	chan_sum(terms, n, 1, sum, 0);
+}
+
+static void adam(size_t n, float *p, const float *g, float *m, float *v,
+		 long step, double lr, double beta1, double beta2, double eps)
+{
+	run_sig(k_adam, nbk_train_geom(n), "ppppffffl", p, g, m, v,
+		(double)nbk_adam_alpha(step, lr, beta1, beta2),
+		(double)(float)(1 - beta1), (double)(float)(1 - beta2),
+		(double)(float)eps, (long)n);
+}
+
+static void moving_average(size_t n, float *avg, const float *stat,
+			   double momentum)
+{
+	run_sig(k_moving, nbk_train_geom(n), "ppfl", avg, stat,
+		(double)(float)momentum, (long)n);
+}
+
 static float *dev_alloc(size_t n)
 {
 	return svm(n);
@@ -302,6 +466,8 @@ static void release(void)
 	clReleaseKernel(k_head2d);
 	clReleaseKernel(k_peak);
 	clReleaseKernel(k_triad);
+	for (size_t i = 0; i < sizeof(train_kernels) / sizeof(train_kernels[0]); i++)
+		clReleaseKernel(*train_kernels[i]);
 }
 
 /*
@@ -371,6 +537,9 @@ int main(int argc, char **argv)
 	test_diverge();
 	test_peak();
 	test_triad();
+	/* the training kernels take no tile parameters: one family checks them */
+	if (NBK_FAMILY == NBK_FAMILY_RDNA)
+		test_train();
 	release();
 	clReleaseProgram(prog);
 

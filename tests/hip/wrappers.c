@@ -47,11 +47,19 @@ int main(void)
 			       .filters = 1 };
 	check(nbk_convlstm_step(NULL, &st) == -1 && has("batch 1..65535"),
 	    "a step of batch 0 is refused");
+	struct nbk_conv cv = { .batch = 1, .frames = 1, .height = 4, .width = 4,
+			       .cin = 0, .cout = 4 };
+	check(nbk_conv_bwd_k(NULL, &cv) == -1 && has("nbk_conv_bwd_k: ") &&
+	    has("expected sizes >= 1"),
+	    "a training convolution of 0 input channels is refused");
+	check(nbk_loss(NULL, 1, 0, p, p, p, p, p) == -1 && has("no values"),
+	    "a loss of no values is refused");
 	if (e == hipSuccess && count > 0) {
 		char why[48];
 
 		snprintf(why, sizeof(why), "%d HIP devices present", count);
 		tap_skip(why, "launches fail without a device");
+		tap_skip(why, "training launches fail without a device");
 		tap_skip(why, "runtime calls fail without a device");
 		return tap_done(NULL);
 	}
@@ -59,6 +67,9 @@ int main(void)
 	check(nbk_triad(NULL, p, p, p, 2, 100) == -1 && has("nbk.cpp:") &&
 	    has("launch of nbk_triad_kernel: error "),
 	    "a launch without a device fails: file, line, kernel, runtime error");
+	check(nbk_adam(NULL, 100, p, p, p, p, 1, 1e-3, 0.9, 0.999, 1e-7) == -1 &&
+	    has("launch of nbk_adam_kernel: error "),
+	    "a training kernel's launch without a device fails, naming it");
 	check(nbk_time_ms(NULL, noop, NULL, 1, &ms) == -1 && has("nbk.cpp:") &&
 	    has("hipEventCreate(&ev0): error "),
 	    "a runtime call without a device fails: file, line, call, runtime error");

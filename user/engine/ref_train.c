@@ -87,11 +87,7 @@ static double sigmoid(double x)
 	return 1.0 / (1.0 + exp(-x));
 }
 
-/*
- * A 3x3 "same" convolution of one frame x (H,W,cin) with k (3,3,cin,cout),
- * added into z (H,W,cout).
- */
-static void conv_fwd(int hgt, int wid, int cin, int cout, const double *x,
+void nb_ref_conv3x3(int hgt, int wid, int cin, int cout, const double *x,
 		     const double *k, double *z)
 {
 	for (int y = 0; y < hgt; y++)
@@ -113,11 +109,7 @@ static void conv_fwd(int hgt, int wid, int cin, int cout, const double *x,
 		}
 }
 
-/*
- * conv_fwd()'s backward: dz (H,W,cout) into dk (added) and, when dx is not
- * NULL, dx (H,W,cin, added).
- */
-static void conv_bwd(int hgt, int wid, int cin, int cout, const double *x,
+void nb_ref_conv3x3_bwd(int hgt, int wid, int cin, int cout, const double *x,
 		     const double *k, const double *dz, double *dk, double *dx)
 {
 	for (int y = 0; y < hgt; y++)
@@ -146,6 +138,39 @@ static void conv_bwd(int hgt, int wid, int cin, int cout, const double *x,
 				}
 			}
 		}
+}
+
+void nb_ref_gates(int f, const double *z, const double *c_prev, double *c,
+		  double *h)
+{
+	for (int j = 0; j < f; j++) {
+		double ig = hard_sigmoid(z[j]);
+		double fg = hard_sigmoid(z[f + j]);
+		double cc = tanh(z[2 * f + j]);
+		double og = hard_sigmoid(z[3 * f + j]);
+
+		c[j] = fg * c_prev[j] + ig * cc;
+		h[j] = og * tanh(c[j]);
+	}
+}
+
+void nb_ref_gates_bwd(int f, const double *z, const double *c,
+		      const double *c_prev, const double *dh, double *dc,
+		      double *dz)
+{
+	for (int j = 0; j < f; j++) {
+		double ig = hard_sigmoid(z[j]);
+		double fg = hard_sigmoid(z[f + j]);
+		double cc = tanh(z[2 * f + j]);
+		double tc = tanh(c[j]);
+		double d = dc[j] + dh[j] * hard_sigmoid(z[3 * f + j]) * (1 - tc * tc);
+
+		dz[j] = d * cc * hard_sigmoid_grad(z[j]);
+		dz[f + j] = d * c_prev[j] * hard_sigmoid_grad(z[f + j]);
+		dz[2 * f + j] = d * ig * (1 - cc * cc);
+		dz[3 * f + j] = dh[j] * tc * hard_sigmoid_grad(z[3 * f + j]);
+		dc[j] = d * fg;
+	}
 }
 
 /* one ConvLSTM layer and its BatchNormalization, with what backward needs */
@@ -180,74 +205,66 @@ static void lstm_forward(const struct nb_ref_params *p, int l, struct layer *L,
 
 			for (size_t q = 0; q < px; q++)
 				memcpy(z + q * g, bias, g * sizeof(double));
-			conv_fwd(hgt, wid, cin, g, L->x + bt * px * cin, k, z);
-			conv_fwd(hgt, wid, f, g, hp, u, z);
+			nb_ref_conv3x3(hgt, wid, cin, g, L->x + bt * px * cin, k, z);
+			nb_ref_conv3x3(hgt, wid, f, g, hp, u, z);
 			for (size_t q = 0; q < px; q++)
-				for (int j = 0; j < f; j++) {
-					const double *zq = z + q * g;
-					double ig = hard_sigmoid(zq[j]);
-					double fg = hard_sigmoid(zq[f + j]);
-					double cc = tanh(zq[2 * f + j]);
-					double og = hard_sigmoid(zq[3 * f + j]);
-					double cn = fg * cp[q * f + j] + ig * cc;
-
-					c[q * f + j] = cn;
-					h[q * f + j] = og * tanh(cn);
-				}
+				nb_ref_gates(f, z + q * g, cp + q * f, c + q * f,
+					     h + q * f);
 		}
 	free(zero);
+}
+
+void nb_ref_bn_forward(size_t n, int f, const double *h, const double *gamma,
+		       const double *beta, double *mean, double *var,
+		       double *xhat, double *y)
+{
+	for (int j = 0; j < f; j++)
+		mean[j] = var[j] = 0;
+	for (size_t e = 0; e < n * f; e++)
+		mean[e % f] += h[e];
+	for (int j = 0; j < f; j++)
+		mean[j] /= (double)n;
+	for (size_t e = 0; e < n * f; e++) {
+		double d = h[e] - mean[e % f];
+
+		var[e % f] += d * d;
+	}
+	for (int j = 0; j < f; j++)
+		var[j] /= (double)n;
+	for (size_t e = 0; e < n * f; e++) {
+		int j = e % f;
+
+		xhat[e] = (h[e] - mean[j]) / sqrt(var[j] + NB_BN_EPSILON);
+		y[e] = gamma[j] * xhat[e] + beta[j];
+	}
+}
+
+/* Layer l's kept frames (B,keep,H,W,F) of its h (B,T,H,W,F), dense, or back. */
+static void kept_frames(const struct layer *L, int batch, int frames, size_t px,
+			double *seq, double *dense, bool to_seq)
+{
+	size_t fsz = px * L->f;
+
+	for (int b = 0; b < batch; b++)
+		for (int t = 0; t < L->keep; t++) {
+			double *s = seq + ((size_t)b * frames + frames - L->keep + t) * fsz;
+			double *d = dense + ((size_t)b * L->keep + t) * fsz;
+
+			memcpy(to_seq ? s : d, to_seq ? d : s, fsz * sizeof(double));
+		}
 }
 
 /* Layer l's BatchNormalization over (batch, kept frames, H, W) per channel. */
 static void bn_forward(const struct nb_ref_params *p, int l, struct layer *L,
 		       int batch, int frames)
 {
-	int f = L->f;
 	size_t px = (size_t)p->model.height * p->model.width;
-	const double *gamma = p->v[nb_tensor_index(l, NB_T_GAMMA)];
-	const double *beta = p->v[nb_tensor_index(l, NB_T_BETA)];
-	size_t n = (size_t)batch * L->keep * px;
 
-	for (int b = 0; b < batch; b++)
-		for (int t = 0; t < L->keep; t++) {
-			const double *h = L->h +
-				((size_t)b * frames + frames - L->keep + t) * px * f;
-
-			for (size_t q = 0; q < px; q++)
-				for (int j = 0; j < f; j++)
-					L->mean[j] += h[q * f + j];
-		}
-	for (int j = 0; j < f; j++)
-		L->mean[j] /= (double)n;
-	for (int b = 0; b < batch; b++)
-		for (int t = 0; t < L->keep; t++) {
-			const double *h = L->h +
-				((size_t)b * frames + frames - L->keep + t) * px * f;
-
-			for (size_t q = 0; q < px; q++)
-				for (int j = 0; j < f; j++) {
-					double d = h[q * f + j] - L->mean[j];
-
-					L->var[j] += d * d;
-				}
-		}
-	for (int j = 0; j < f; j++)
-		L->var[j] /= (double)n;
-	for (int b = 0; b < batch; b++)
-		for (int t = 0; t < L->keep; t++) {
-			const double *h = L->h +
-				((size_t)b * frames + frames - L->keep + t) * px * f;
-			size_t o = ((size_t)b * L->keep + t) * px * f;
-
-			for (size_t q = 0; q < px; q++)
-				for (int j = 0; j < f; j++) {
-					double xh = (h[q * f + j] - L->mean[j]) /
-						sqrt(L->var[j] + NB_BN_EPSILON);
-
-					L->xhat[o + q * f + j] = xh;
-					L->y[o + q * f + j] = gamma[j] * xh + beta[j];
-				}
-		}
+	kept_frames(L, batch, frames, px, L->h, L->xhat, false);
+	nb_ref_bn_forward((size_t)batch * L->keep * px, L->f, L->xhat,
+			  p->v[nb_tensor_index(l, NB_T_GAMMA)],
+			  p->v[nb_tensor_index(l, NB_T_BETA)], L->mean, L->var,
+			  L->xhat, L->y);
 }
 
 static void layer_forward(const struct nb_ref_params *p, int l, struct layer *L,
@@ -255,6 +272,22 @@ static void layer_forward(const struct nb_ref_params *p, int l, struct layer *L,
 {
 	lstm_forward(p, l, L, batch, frames);
 	bn_forward(p, l, L, batch, frames);
+}
+
+void nb_ref_bn_backward(size_t n, int f, const double *gamma,
+			const double *var, const double *xhat, const double *dy,
+			double *dgamma, double *dbeta, double *dh)
+{
+	for (size_t e = 0; e < n * f; e++) {
+		dgamma[e % f] += dy[e] * xhat[e];
+		dbeta[e % f] += dy[e];
+	}
+	for (size_t e = 0; e < n * f; e++) {
+		int j = e % f;
+
+		dh[e] = gamma[j] / sqrt(var[j] + NB_BN_EPSILON) *
+			(dy[e] - dbeta[j] / (double)n - xhat[e] * dgamma[j] / (double)n);
+	}
 }
 
 /*
@@ -265,32 +298,14 @@ static void bn_backward(const struct nb_ref_params *p, int l,
 			const struct layer *L, int batch, int frames, size_t px,
 			const double *dy, struct nb_ref_params *grad, double *dh)
 {
-	int f = L->f;
 	size_t n = (size_t)batch * L->keep * px;
-	const double *gamma = p->v[nb_tensor_index(l, NB_T_GAMMA)];
-	double *dgamma = grad->v[nb_tensor_index(l, NB_T_GAMMA)];
-	double *dbeta = grad->v[nb_tensor_index(l, NB_T_BETA)];
+	double *dense = zalloc(n * L->f, sizeof(double));
 
-	for (size_t e = 0; e < n * f; e++) {
-		dgamma[e % f] += dy[e] * L->xhat[e];
-		dbeta[e % f] += dy[e];
-	}
-	for (int b = 0; b < batch; b++)
-		for (int t = 0; t < L->keep; t++) {
-			size_t o = ((size_t)b * L->keep + t) * px * f;
-			double *d = dh + ((size_t)b * frames + frames - L->keep + t) *
-				px * f;
-
-			for (size_t q = 0; q < px; q++)
-				for (int j = 0; j < f; j++) {
-					size_t e = o + q * f + j;
-
-					d[q * f + j] = gamma[j] /
-						sqrt(L->var[j] + NB_BN_EPSILON) *
-						(dy[e] - dbeta[j] / (double)n -
-						 L->xhat[e] * dgamma[j] / (double)n);
-				}
-		}
+	nb_ref_bn_backward(n, L->f, p->v[nb_tensor_index(l, NB_T_GAMMA)], L->var,
+			   L->xhat, dy, grad->v[nb_tensor_index(l, NB_T_GAMMA)],
+			   grad->v[nb_tensor_index(l, NB_T_BETA)], dense);
+	kept_frames(L, batch, frames, px, dh, dense, true);
+	free(dense);
 }
 
 /*
@@ -327,32 +342,19 @@ static void layer_backward(const struct nb_ref_params *p, int l,
 			const double *cp = t ? c - px * f : zero;
 			const double *dho = dh_out + bt * px * f;
 
+			for (size_t s = 0; s < px * f; s++)
+				dh_rec[s] += dho[s];	/* dh: from above and through time */
 			for (size_t q = 0; q < px; q++)
-				for (int j = 0; j < f; j++) {
-					const double *zq = z + q * g;
-					double *dzq = dz + q * g;
-					size_t s = q * f + j;
-					double ig = hard_sigmoid(zq[j]);
-					double fg = hard_sigmoid(zq[f + j]);
-					double cc = tanh(zq[2 * f + j]);
-					double og = hard_sigmoid(zq[3 * f + j]);
-					double tc = tanh(c[s]);
-					double dh = dho[s] + dh_rec[s];
-					double dc = dc_next[s] + dh * og * (1 - tc * tc);
-
-					dzq[j] = dc * cc * hard_sigmoid_grad(zq[j]);
-					dzq[f + j] = dc * cp[s] * hard_sigmoid_grad(zq[f + j]);
-					dzq[2 * f + j] = dc * ig * (1 - cc * cc);
-					dzq[3 * f + j] = dh * tc * hard_sigmoid_grad(zq[3 * f + j]);
-					dc_next[s] = dc * fg;
-				}
+				nb_ref_gates_bwd(f, z + q * g, c + q * f, cp + q * f,
+						 dh_rec + q * f, dc_next + q * f,
+						 dz + q * g);
 			for (size_t q = 0; q < px; q++)
 				for (int o = 0; o < g; o++)
 					dbias[o] += dz[q * g + o];
-			conv_bwd(hgt, wid, cin, g, L->x + bt * px * cin, k, dz, dk,
+			nb_ref_conv3x3_bwd(hgt, wid, cin, g, L->x + bt * px * cin, k, dz, dk,
 				 dx ? dx + bt * px * cin : NULL);
 			memset(dh_rec, 0, px * f * sizeof(double));
-			conv_bwd(hgt, wid, f, g, hp, u, dz, du, t ? dh_rec : NULL);
+			nb_ref_conv3x3_bwd(hgt, wid, f, g, hp, u, dz, du, t ? dh_rec : NULL);
 		}
 	}
 	free(zero);
@@ -385,14 +387,14 @@ static void head(const struct nb_ref_params *p, const double *y, int f,
 
 				for (size_t q = 0; q < px; q++)
 					memcpy(o + q * no, bias, no * sizeof(double));
-				conv_fwd(hgt, wid, f, no, yb, k, o);
+				nb_ref_conv3x3(hgt, wid, f, no, yb, k, o);
 				continue;
 			}
 			const double *d = dout + (size_t)b * px * no;
 			for (size_t q = 0; q < px; q++)
 				for (int o = 0; o < no; o++)
 					grad->v[hk + 1][o] += d[q * no + o];
-			conv_bwd(hgt, wid, f, no, yb, k, d, grad->v[hk],
+			nb_ref_conv3x3_bwd(hgt, wid, f, no, yb, k, d, grad->v[hk],
 				 dy + (size_t)b * px * f);
 		}
 		return;
@@ -417,10 +419,10 @@ static void head(const struct nb_ref_params *p, const double *y, int f,
 				const double *kk = k + (size_t)kt * 9 * f;
 
 				if (!dout)
-					conv_fwd(hgt, wid, f, 1, y + sbt * px * f, kk,
+					nb_ref_conv3x3(hgt, wid, f, 1, y + sbt * px * f, kk,
 						 out + bt * px);
 				else
-					conv_bwd(hgt, wid, f, 1, y + sbt * px * f, kk,
+					nb_ref_conv3x3_bwd(hgt, wid, f, 1, y + sbt * px * f, kk,
 						 dout + bt * px,
 						 grad->v[hk] + (size_t)kt * 9 * f,
 						 dy + sbt * px * f);
@@ -428,11 +430,9 @@ static void head(const struct nb_ref_params *p, const double *y, int f,
 		}
 }
 
-/* The loss of the nout logits against target; each logit becomes its gradient. */
-static double loss_grad(const struct nb_model *m, const float *target, double *logit,
+double nb_ref_loss_grad(enum nb_loss kind, const float *target, double *logit,
 			size_t nout)
 {
-	enum nb_loss kind = nb_model_loss(m);
 	double loss = 0;
 
 	for (size_t e = 0; e < nout; e++) {
@@ -485,7 +485,7 @@ double nb_ref_train_loss(const struct nb_ref_params *p, const float *in,
 	const struct layer *last = &L[m->layers - 1];
 	head(p, last->y, last->f, batch, frames, logit, NULL, NULL, NULL);
 
-	loss = loss_grad(m, target, logit, nout);
+	loss = nb_ref_loss_grad(nb_model_loss(m), target, logit, nout);
 
 	if (grad) {
 		for (int i = 0; i < grad->n; i++)

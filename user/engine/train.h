@@ -103,6 +103,45 @@ double nb_ref_train_loss(const struct nb_ref_params *p, const float *in,
 			 const float *target, int batch, int frames,
 			 struct nb_ref_params *grad);
 
+/*
+ * The reference's pieces, in double, for the tests of a backend's kernels
+ * (tests/hip): what nb_ref_train_loss() computes with.
+ *
+ * nb_ref_conv3x3() adds a 3x3 "same" convolution of one frame x (H,W,cin)
+ * with k (3,3,cin,cout) into z (H,W,cout); nb_ref_conv3x3_bwd() its
+ * backward: dz (H,W,cout) added into dk and, when dx is not NULL, dx.
+ */
+void nb_ref_conv3x3(int hgt, int wid, int cin, int cout, const double *x,
+		    const double *k, double *z);
+void nb_ref_conv3x3_bwd(int hgt, int wid, int cin, int cout, const double *x,
+			const double *k, const double *dz, double *dk,
+			double *dx);
+/*
+ * One pixel's f cells: z its gate pre-activations (i, f, c, o: 4f),
+ * c_prev the previous frame's cell state; nb_ref_gates() gives c and h.
+ * nb_ref_gates_bwd(), from dh (from above and through time) and dc (the
+ * next frame's, in place: this frame's for the one before), gives dz.
+ */
+void nb_ref_gates(int f, const double *z, const double *c_prev, double *c,
+		  double *h);
+void nb_ref_gates_bwd(int f, const double *z, const double *c,
+		      const double *c_prev, const double *dh, double *dc,
+		      double *dz);
+/*
+ * BatchNormalization in training mode over n rows of f channels (dense):
+ * the batch mean and biased variance, xhat (may be h) and y; backward,
+ * dy into dgamma and dbeta (added) and dh.
+ */
+void nb_ref_bn_forward(size_t n, int f, const double *h, const double *gamma,
+		       const double *beta, double *mean, double *var,
+		       double *xhat, double *y);
+void nb_ref_bn_backward(size_t n, int f, const double *gamma,
+			const double *var, const double *xhat, const double *dy,
+			double *dgamma, double *dbeta, double *dh);
+/* The loss of nout logits against target; each logit becomes its gradient. */
+double nb_ref_loss_grad(enum nb_loss kind, const float *target, double *logit,
+			size_t nout);
+
 /* Adam's state: the step count and both moments, in double. */
 struct nb_ref_adam {
 	long step;
