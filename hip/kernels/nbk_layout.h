@@ -264,25 +264,23 @@ static inline struct nbk_geom nbk_head_geom(size_t images, int height, int width
 }
 
 /* grid-stride: enough blocks to fill any GPU, no more than needed */
+static inline struct nbk_geom nbk_stride_geom(size_t n, unsigned int threads)
+{
+	unsigned int b = nbk_div_up(n, threads);
+	struct nbk_geom g = { { b < 4096 ? (b ? b : 1) : 4096, 1, 1 }, threads };
+
+	return g;
+}
+
 static inline struct nbk_geom nbk_triad_geom(size_t n)
 {
-	unsigned int b = nbk_div_up(n, NBK_TRIAD_THREADS);
-	struct nbk_geom g = {
-		{ b < 4096 ? (b ? b : 1) : 4096, 1, 1 },
-		NBK_TRIAD_THREADS,
-	};
-	return g;
+	return nbk_stride_geom(n, NBK_TRIAD_THREADS);
 }
 
 /* train.hip's element-wise kernels: grid-stride, as the triad */
 static inline struct nbk_geom nbk_train_geom(size_t n)
 {
-	unsigned int b = nbk_div_up(n, NBK_TRAIN_THREADS);
-	struct nbk_geom g = {
-		{ b < 4096 ? (b ? b : 1) : 4096, 1, 1 },
-		NBK_TRAIN_THREADS,
-	};
-	return g;
+	return nbk_stride_geom(n, NBK_TRAIN_THREADS);
 }
 
 /* train.hip's sums: a block per value summed */
