@@ -290,18 +290,12 @@ static void check_cpu(struct nb_model m, int batch, int frames, int threads,
 	problem_free(&pb);
 }
 
-int main(void)
+/* The training FLOP count (train.h), against the count worked by hand. */
+static void check_flops(void)
 {
-	struct nb_model mono = { .name = "small-mono", .height = 5, .width = 6,
-				 .channels = 1, .layers = 2, .filters = { 3, 2 },
-				 .head = NB_HEAD_CONV3D, .head_out = 1 };
-	struct nb_model color = { .name = "small-color", .height = 6, .width = 5,
-				  .channels = 3, .layers = 2, .filters = { 2, 3 },
-				  .head = NB_HEAD_CONV2D, .head_out = 3 };
-
 	/*
-	 * The training FLOP count (train.h), worked by hand for convlstm-mono
-	 * (40x40, P = 1600; layer 0: Cin 1, layers 1-3: Cin 40; F 40), one item:
+	 * Worked by hand for convlstm-mono (40x40, P = 1600; layer 0: Cin 1,
+	 * layers 1-3: Cin 40; F 40), one item:
 	 * x-conv 2 P 9 Cin 4F = 4.608e6 (layer 0), 184.32e6 (others); h-conv
 	 * 184.32e6; head 2 P 27 F = 3.456e6 per frame.
 	 * T = 1: layer 0 (4.608 + 184.32) + 4.608 = 193.536e6; layers 1-3
@@ -322,7 +316,18 @@ int main(void)
 	tap(fstd == 8 * (f1 + 9 * (f2 - f1)) && fstd == 299427840000.0 && fq == 2 * f1,
 	    "a standard convlstm-train step (batch %d, %d frames) counts %.0f FLOPs, 8 x (T1 + 9 (T2 - T1)), as result-schema.md writes it; the --quick form (batch %d, %d frame) %.0f",
 	    ti->batch, ti->frames, fstd, ti->quick_batch, ti->quick_frames, fq);
+}
 
+int main(void)
+{
+	struct nb_model mono = { .name = "small-mono", .height = 5, .width = 6,
+				 .channels = 1, .layers = 2, .filters = { 3, 2 },
+				 .head = NB_HEAD_CONV3D, .head_out = 1 };
+	struct nb_model color = { .name = "small-color", .height = 6, .width = 5,
+				  .channels = 3, .layers = 2, .filters = { 2, 3 },
+				  .head = NB_HEAD_CONV2D, .head_out = 3 };
+
+	check_flops();
 	check_fd(mono, 2, 4, "Conv3D head, binary cross-entropy, 2 layers F 3/2, batch 2, 4 frames, 5x6");
 	check_fd(color, 2, 3, "Conv2D head, MAE, 2 layers F 2/3, batch 2, 3 frames, 6x5x3");
 	check_step(mono, 2, 4, "mono");
